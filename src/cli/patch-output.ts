@@ -1,0 +1,73 @@
+import type { Decision, PatchOutcome, PendingReview, Recovery } from '../engine/patch/transaction.js';
+import type { FileStat } from '../engine/patch/state.js';
+import { describeStats } from '../engine/patch/summary.js';
+import { assertNever } from '../engine/result.js';
+import { canAsk, confirm, print, printError } from './io.js';
+
+/** The one result object `--json` prints for apply and revert. */
+export function outcomeJson(outcome: PatchOutcome): Record<string, unknown> {
+  const base = { status: outcome.status, uuid: outcome.uuid ?? null, recovered: outcome.recovered };
+  switch (outcome.status) {
+    case 'applied':
+      return { ...base, files: outcome.files, rolledBack: outcome.rolledBack, approvedBy: outcome.approvedBy, warnings: outcome.warnings, branch: outcome.branch ?? null, linter: outcome.linter ?? null, error: null };
+    case 'skipped':
+      return { ...base, files: [], error: outcome.reason };
+    case 'rejected':
+      return { ...base, files: [], error: outcome.error };
+    case 'rolled-back':
+      return { ...base, files: outcome.files, error: outcome.error };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function fileLine(f: FileStat): string {
+  const mark = f.change === 'create' ? 'A' : f.change === 'delete' ? 'D' : 'M';
+  return `  ${mark} ${f.path}  +${f.added}/-${f.removed}`;
+}
+
+export function printRecoveries(recovered: readonly Recovery[]): void {
+  for (const r of recovered) {
+    printError(`! An interrupted transaction (${r.uuid}) was found and rolled back: ${r.restored.length ? r.restored.join(', ') : 'no file needed restoring'}.`);
+  }
+}
+
+/** Prints an outcome for people. */
+export function printOutcome(outcome: PatchOutcome, verb = 'Applied'): void {
+  printRecoveries(outcome.recovered);
+  switch (outcome.status) {
+    case 'applied':
+      print(`✔ ${verb} ${outcome.uuid}: ${describeStats(outcome.files)}${outcome.approvedBy === 'auto' ? '' : ' (approved)'}`);
+      outcome.files.forEach((f) => print(fileLine(f)));
+      if (outcome.rolledBack.length > 0) print(`  rolled back at your request: ${outcome.rolledBack.join(', ')}`);
+      if (outcome.branch) print(`  on new branch ${outcome.branch}`);
+      for (const w of outcome.warnings) print(`  note: ${w}`);
+      return;
+    case 'skipped':
+      print(`• Skipped: ${outcome.reason.message}`);
+      return;
+    case 'rejected':
+      printError(`✘ Not applied (${outcome.error.code}): ${outcome.error.message}`);
+      return;
+    case 'rolled-back':
+      printError(`✘ Rolled back (${outcome.error.code}): ${outcome.error.message}`);
+      return;
+    default:
+      assertNever(outcome);
+  }
+}
+
+/** The CLI's approval: --yes approves, a terminal asks, anything else refuses with the fix. */
+export function terminalDecider(yes: boolean): (review: PendingReview) => Promise<Decision> {
+  return async (review) => {
+    if (yes) return { approve: true };
+    print(`Patch ${review.uuid} is applied and waiting for approval${review.reason === 'linter-errors' ? ' (the linter reports new errors)' : ''}:`);
+    review.files.forEach((f) => print(fileLine(f)));
+    if (review.linter) print(`  linter: ${review.linter.errorsBefore} → ${review.linter.errorsAfter} errors (+${review.linter.added})`);
+    if (!canAsk()) {
+      return { approve: false, reason: 'manual approval is required and there is no terminal to ask; re-run with --yes to approve' };
+    }
+    const yesAnswer = await confirm('Keep these changes?');
+    return yesAnswer ? { approve: true } : { approve: false, reason: 'you declined' };
+  };
+}

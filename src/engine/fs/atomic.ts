@@ -1,0 +1,61 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * Writes a file so that readers see either the old or the new content, never a mix:
+ * write a sibling temp file, fsync it, rename over the target, then fsync the folder.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', options.mode ?? 0o644);
+  try {
+    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  fsyncDir(dir);
+}
+
+/** Flushes a folder's entries (a rename is only durable once its folder is synced). */
+export function fsyncDir(dir: string): void {
+  if (process.platform === 'win32') return; // folders cannot be opened for fsync on Windows
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on folders; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Removes temp files left by an interrupted atomic write in `dir` (not recursive). */
+export function removeStaleTempFiles(dir: string, pattern: RegExp = /^\..+\.tmp$/): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (pattern.test(name)) {
+      rmSync(path.join(dir, name), { force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,60 @@
+import { simpleGit } from 'simple-git';
+
+/** What a finished git command printed and how it exited. */
+export interface GitResult {
+  readonly stdout: string;
+  readonly exitCode: number;
+}
+
+/** A git command that ended with an exit code its caller did not declare as expected. */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly exitCode: number,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (exit ${exitCode}): ${stderr.trim() || 'no output'}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+export interface GitOptions {
+  /** Exit codes that are outcomes rather than failures (e.g. 1 for `git diff --exit-code`). */
+  readonly okExitCodes?: readonly number[];
+}
+
+/**
+ * Runs git in `cwd`: the one place the engine starts git. Exit codes other than 0 and the
+ * declared ones throw a GitCommandError carrying the args and stderr.
+ */
+export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  const ok = new Set([0, ...(options.okExitCodes ?? [])]);
+  let exitCode = 0;
+  let stderr = '';
+  const client = simpleGit({
+    baseDir: cwd,
+    maxConcurrentProcesses: 4,
+    errors(error, result) {
+      exitCode = result.exitCode;
+      stderr = Buffer.concat(result.stdErr).toString('utf8');
+      return ok.has(result.exitCode) ? undefined : error;
+    },
+  });
+  try {
+    const stdout = await client.raw([...args]);
+    return { stdout, exitCode };
+  } catch (error) {
+    if (exitCode !== 0) throw new GitCommandError(args, exitCode, stderr || (error as Error).message);
+    throw error;
+  }
+}
+
+/** True when `cwd` is inside a git work tree. */
+export async function isGitRepo(cwd: string): Promise<boolean> {
+  try {
+    const { stdout } = await git(cwd, ['rev-parse', '--is-inside-work-tree']);
+    return stdout.trim() === 'true';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { fail, ok, type Result } from '../result.js';
+
+export const CONFIG_FILE = 'relay.config.json';
+export const STATE_DIR = '.relaycode';
+
+/** A command from the config: a string split like a shell would (no shell is ever run) or an argv array. */
+const CommandSchema = z.union([z.string(), z.array(z.string()).min(1)]).default('');
+
+export const RelayConfigSchema = z
+  .object({
+    projectId: z.string().trim().min(1, 'must not be empty').max(200),
+    core: z
+      .object({
+        logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+        enableNotifications: z.boolean().default(true),
+        watchConfig: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    watcher: z
+      .object({
+        clipboardPollInterval: z.number().int().min(50).max(60_000).default(500),
+        preferredStrategy: z.enum(['auto', 'replace', 'new-unified', 'multi-search-replace']).default('auto'),
+      })
+      .strict()
+      .prefault({}),
+    patch: z
+      .object({
+        approvalMode: z.enum(['auto', 'manual']).default('auto'),
+        approvalOnErrorCount: z.number().int().min(0).default(0),
+        linter: CommandSchema,
+        preCommand: CommandSchema,
+        postCommand: CommandSchema,
+      })
+      .strict()
+      .prefault({}),
+    git: z
+      .object({
+        autoGitBranch: z.boolean().default(false),
+        gitBranchPrefix: z.string().default('relay/'),
+        gitBranchTemplate: z.enum(['uuid', 'gitCommitMsg']).default('gitCommitMsg'),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type RelayConfig = z.infer<typeof RelayConfigSchema>;
+export type ConfigFailureCode = 'CONFIG_MISSING' | 'CONFIG_INVALID_JSON' | 'CONFIG_INVALID';
+
+/** Renders zod issues as "field.path: problem" lines a person can act on. */
+export function describeIssues(error: z.ZodError, file: string): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+      return `${file}: ${where}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+/** Validates a config object, filling defaults for everything but projectId. */
+export function parseRelayConfig(data: unknown, file = CONFIG_FILE): Result<RelayConfig, ConfigFailureCode> {
+  const parsed = RelayConfigSchema.safeParse(data);
+  if (!parsed.success) return fail('CONFIG_INVALID', describeIssues(parsed.error, file));
+  return ok(parsed.data);
+}
+
+/** Loads `relay.config.json` from the project root. */
+export function loadRelayConfig(root: string): Result<RelayConfig, ConfigFailureCode> {
+  const file = path.join(root, CONFIG_FILE);
+  if (!existsSync(file)) {
+    return fail('CONFIG_MISSING', `No ${CONFIG_FILE} in ${root}. Run \`relay init\` in the project folder first.`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return fail('CONFIG_INVALID_JSON', `${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseRelayConfig(data);
+}
+
+/** Writes a config file with only the fields that differ from the defaults spelled out. */
+export function writeRelayConfig(root: string, config: RelayConfig): void {
+  writeFileAtomic(path.join(root, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** A config with every default and the given projectId. */
+export function defaultRelayConfig(projectId: string): RelayConfig {
+  return RelayConfigSchema.parse({ projectId });
+}

@@ -1,0 +1,35 @@
+/**
+ * Finds "lazy" placeholders in a full-file replacement: comment lines that stand for code the
+ * model left out (`// ... existing code ...`, `# rest unchanged`). Writing such a file would
+ * delete that code, so the replacement is refused.
+ */
+const COMMENT_LINE = /^\s*(?:\/\/+|#+|--|;+|\/\*+|\*|<!--|\{\/\*)\s*(.*?)\s*(?:\*\/\}?|-->)?\s*$/;
+const ELLIPSIS = /(\.\.\.|…)/;
+const KEYWORDS = /\b(rest|remaining|existing|unchanged|same|omitted|previous|other|keep|kept|as before|as is|etc|more|code|here|above|below|remain|remains|unmodified)\b/i;
+const PHRASES = [
+  /\brest of (the )?[\w.\-/]+( [\w.\-/]+)?( (is|are|remains?|stays?))? (unchanged|the same|as (is|before))\b/i,
+  /\bexisting (code|implementation|methods|functions|content|logic|imports|tests|styles|rules)\b/i,
+  /\b(code|content|everything|the rest) (above|below)( (is|remains?|stays?))? unchanged\b/i,
+  /\bomitted for brevity\b/i,
+  /\b(remains?|stays?|left) unchanged\b/i,
+  /^(unchanged|no changes?)( (below|above|here))?\.?$/i,
+];
+
+/** Returns the placeholder lines found (1-based line numbers), ignoring lines already in `original`. */
+export function findLazyPlaceholders(content: string, original: string | null): Array<{ line: number; text: string }> {
+  const originalLines = new Set((original ?? '').split(/\r?\n/).map((l) => l.trim()));
+  const found: Array<{ line: number; text: string }> = [];
+  content.split('\n').forEach((raw, index) => {
+    const line = raw.replace(/\r$/, '');
+    if (line.length > 160) return;
+    const m = COMMENT_LINE.exec(line);
+    if (!m) return;
+    const text = m[1]!.trim();
+    const lazy =
+      /^(\.\.\.|…)+$/.test(text) ||
+      (ELLIPSIS.test(text) && KEYWORDS.test(text)) ||
+      PHRASES.some((p) => p.test(text));
+    if (lazy && !originalLines.has(line.trim())) found.push({ line: index + 1, text: line.trim() });
+  });
+  return found;
+}

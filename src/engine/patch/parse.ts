@@ -1,0 +1,260 @@
+import { mentionsProjectId, parseControlBlock } from './control.js';
+import { parseFenceInfo, parseFirstLineHeader, type BlockHeader } from './header.js';
+import { isSearchReplaceBody } from './strategies/search-replace.js';
+import { isUnifiedDiffBody } from './strategies/unified.js';
+import type { ControlBlock, FileOperation, ParsedResponse, ParseFailureCode, PatchStrategy } from './types.js';
+import { fail, ok, type Result } from '../result.js';
+
+interface Fence {
+  readonly char: '`' | '~';
+  readonly length: number;
+  readonly indent: number;
+  readonly info: string;
+}
+
+interface Block {
+  readonly fence: Fence;
+  readonly header: BlockHeader | null;
+  readonly body: string[];
+  readonly startLine: number;
+  closed: boolean;
+}
+
+type Segment = { readonly type: 'prose'; readonly lines: string[]; readonly startLine: number } | { readonly type: 'block'; readonly block: Block };
+
+const FENCE_LINE = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+
+function openingFence(line: string): Fence | null {
+  const m = FENCE_LINE.exec(line);
+  if (!m) return null;
+  const marks = m[2]!;
+  const info = m[3]!;
+  const char = marks[0] as '`' | '~';
+  if (char === '`' && info.includes('`') && !/["']/.test(info)) return null; // CommonMark: no backticks in a backtick info string
+  return { char, length: marks.length, indent: m[1]!.replace(/\t/g, '    ').length, info: info.trim() };
+}
+
+function closesFence(line: string, fence: Fence): boolean {
+  const m = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(line);
+  return m !== null && m[1]![0] === fence.char && m[1]!.length >= fence.length;
+}
+
+const MARKDOWN_PATH = /\.(md|mdx|markdown)$/i;
+const MARKDOWN_LANG = /^(md|mdx|markdown)$/i;
+
+/** Whether nested same-length fences inside this block should be paired up (Markdown documents). */
+function pairsInnerFences(fence: Fence, header: BlockHeader | null): boolean {
+  const lang = fence.info.split(/\s+/)[0] ?? '';
+  if (MARKDOWN_LANG.test(lang)) return true;
+  return header?.kind === 'file' && MARKDOWN_PATH.test(header.path);
+}
+
+/**
+ * Splits the response into prose and fenced blocks, line by line. A block closes only on a fence
+ * of its own character and at least its length. With `pairInner`, a Markdown file wrapped in a
+ * fence of the same length as its own inner fences still survives: inner fences that open with an
+ * info string are paired with the next bare fence.
+ */
+function scan(lines: readonly string[], pairInner: boolean): Segment[] {
+  const segments: Segment[] = [];
+  let prose: string[] = [];
+  let proseStart = 0;
+  let current: Block | null = null;
+  let depth = 0;
+  let pairing = false;
+  lines.forEach((line, index) => {
+    if (current === null) {
+      const fence = openingFence(line);
+      if (fence === null) {
+        if (prose.length === 0) proseStart = index;
+        prose.push(line);
+        return;
+      }
+      if (prose.length > 0) segments.push({ type: 'prose', lines: prose, startLine: proseStart });
+      prose = [];
+      current = { fence, header: parseFenceInfo(fence.info), body: [], startLine: index, closed: false };
+      depth = 0;
+      pairing = pairInner && pairsInnerFences(fence, current.header);
+      segments.push({ type: 'block', block: current });
+      return;
+    }
+    const block: Block = current;
+    if (closesFence(line, block.fence)) {
+      if (pairing && depth > 0) {
+        depth -= 1;
+      } else {
+        block.closed = true;
+        current = null;
+        return;
+      }
+    } else if (pairing) {
+      const inner = openingFence(line);
+      if (inner && inner.char === block.fence.char && inner.info !== '') depth += 1;
+    }
+    block.body.push(dedent(line, block.fence.indent));
+  });
+  if (prose.length > 0) segments.push({ type: 'prose', lines: prose, startLine: proseStart });
+  return segments;
+}
+
+function dedent(line: string, indent: number): string {
+  if (indent === 0) return line;
+  let i = 0;
+  while (i < indent && i < line.length && line[i] === ' ') i += 1;
+  return line.slice(i);
+}
+
+const DELETE_MARKER = /^(\/\/|#|--|\/\*|<!--)\s*TODO\s*:?\s*delete this file\.?\s*(\*\/|-->)?$/i;
+
+/** Cheap test used before parsing clipboard text: could this be a patch at all? */
+export function looksLikePatch(text: string): boolean {
+  return text.length > 0 && /projectId/.test(text) && /(```|~~~)/.test(text);
+}
+
+/** Parses an assistant's answer into file operations and the control block, or says why it is not a patch. */
+export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureCode> {
+  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  if (text.trim().length === 0) return fail('EMPTY_RESPONSE', 'The response is empty.');
+  const lines = text.split('\n');
+  let segments = scan(lines, true);
+  if (segments.some((s) => s.type === 'block' && !s.block.closed)) {
+    const strict = scan(lines, false);
+    if (!strict.some((s) => s.type === 'block' && !s.block.closed)) segments = strict;
+  }
+  const open = segments.find((s): s is Extract<Segment, { type: 'block' }> => s.type === 'block' && !s.block.closed);
+  if (open) {
+    return fail(
+      'TRUNCATED_RESPONSE',
+      `The response is cut off: the code block opened on line ${open.block.startLine + 1} is never closed. Nothing was applied; ask the assistant to finish its answer.`,
+    );
+  }
+
+  const warnings: string[] = [];
+  const operations: FileOperation[] = [];
+  const reasoning: string[] = [];
+  let control: { position: number; text: string } | null = null;
+
+  for (const [position, segment] of segments.entries()) {
+    if (segment.type === 'prose') {
+      const region = unfencedControlRegion(segment.lines);
+      if (region) {
+        control = { position, text: segment.lines.slice(region.start, region.end).join('\n') };
+        pushProse(reasoning, [...segment.lines.slice(0, region.start), ...segment.lines.slice(region.end)]);
+      } else {
+        pushProse(reasoning, segment.lines);
+      }
+      continue;
+    }
+    const block = segment.block;
+    let header = block.header;
+    let body = block.body;
+    if (header === null && mentionsProjectId(body.join('\n'))) {
+      control = { position, text: body.join('\n') };
+      continue;
+    }
+    if (header === null && body.length > 0) {
+      header = parseFirstLineHeader(body[0]!);
+      if (header !== null) body = body.slice(1);
+    }
+    if (header === null) {
+      reasoning.push(fencedText(block));
+      continue;
+    }
+    const op = toOperation(header, body, warnings);
+    if (!op.ok) return op;
+    operations.push(...op.value);
+  }
+
+  if (control === null) {
+    return fail('NO_CONTROL_BLOCK', 'No control block found: a patch ends with a YAML block giving projectId and uuid. Nothing was applied.');
+  }
+  const parsedControl = parseControlBlock(control.text);
+  if (!parsedControl.ok) return fail('INVALID_CONTROL_BLOCK', `${parsedControl.message} Nothing was applied.`);
+  warnings.push(...parsedControl.warnings);
+  if (operations.length === 0) return fail('NO_OPERATIONS', 'The response has a control block but no file blocks (a file block starts with a header like ```ts // src/file.ts).');
+  const response: ParsedResponse = { control: parsedControl.control satisfies ControlBlock, operations, reasoning, warnings };
+  return ok(response);
+}
+
+function pushProse(reasoning: string[], lines: readonly string[]): void {
+  const text = lines.join('\n').trim();
+  if (text.length > 0) reasoning.push(text);
+}
+
+function fencedText(block: Block): string {
+  const fence = block.fence.char.repeat(block.fence.length);
+  return `${fence}${block.fence.info}\n${block.body.join('\n')}\n${fence}`;
+}
+
+function toOperation(header: BlockHeader, body: readonly string[], warnings: string[]): Result<FileOperation[], ParseFailureCode> {
+  if (header.kind === 'rename') return parseRename(body.join('\n'));
+  const bodyText = body.join('\n');
+  if (DELETE_MARKER.test(bodyText.trim())) return ok([{ kind: 'delete', path: header.path }]);
+  const strategy = chooseStrategy(header.strategy, bodyText, header.path, warnings);
+  const op: FileOperation = header.declaredStrategy
+    ? { kind: 'write', path: header.path, strategy, body: bodyText, declaredStrategy: header.declaredStrategy }
+    : { kind: 'write', path: header.path, strategy, body: bodyText };
+  return ok([op]);
+}
+
+/**
+ * The header's strategy wins, except when the body is plainly the other patch format (models
+ * mix up the two names). Without a strategy word the body decides, but only when it is a patch
+ * through and through: a document that merely shows such lines is a full replacement.
+ */
+function chooseStrategy(declared: PatchStrategy | undefined, body: string, path: string, warnings: string[]): PatchStrategy {
+  const isSearchReplace = isSearchReplaceBody(body);
+  const isDiff = !isSearchReplace && isUnifiedDiffBody(body);
+  if (declared === 'unified' && isSearchReplace) {
+    warnings.push(`${path}: the header says diff but the body is SEARCH/REPLACE blocks; applied as search-replace.`);
+    return 'search-replace';
+  }
+  if (declared === 'search-replace' && isDiff) {
+    warnings.push(`${path}: the header says search-replace but the body is a unified diff; applied as a diff.`);
+    return 'unified';
+  }
+  if (declared) return declared;
+  if (isSearchReplace) return 'search-replace';
+  if (isDiff) return 'unified';
+  return 'replace';
+}
+
+function parseRename(body: string): Result<FileOperation[], ParseFailureCode> {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return fail('INVALID_RENAME_BLOCK', 'A rename-file block is not valid JSON (expected {"from": "...", "to": "..."}). Nothing was applied.');
+  }
+  const items = Array.isArray(data) ? data : [data];
+  const ops: FileOperation[] = [];
+  for (const item of items) {
+    const from = (item as { from?: unknown } | null)?.from;
+    const to = (item as { to?: unknown } | null)?.to;
+    if (typeof from !== 'string' || typeof to !== 'string' || from.trim() === '' || to.trim() === '') {
+      return fail('INVALID_RENAME_BLOCK', 'A rename-file block needs string "from" and "to" fields. Nothing was applied.');
+    }
+    ops.push({ kind: 'rename', from: from.trim(), to: to.trim() });
+  }
+  return ok(ops);
+}
+
+const YAML_KEY_LINE = /^\s*["']?[A-Za-z_][\w-]*["']?\s*:/;
+const YAML_ITEM_LINE = /^\s+(-\s|\S)|^-\s/;
+
+/** Finds an unfenced `projectId:` YAML region in prose (some answers forget the fence). */
+function unfencedControlRegion(lines: readonly string[]): { start: number; end: number } | null {
+  let at = -1;
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    if (/^\s*projectId\s*:/.test(lines[i]!)) {
+      at = i;
+      break;
+    }
+  }
+  if (at === -1) return null;
+  let start = at;
+  while (start > 0 && (YAML_KEY_LINE.test(lines[start - 1]!) || (YAML_ITEM_LINE.test(lines[start - 1]!) && lines[start - 1]!.trim() !== ''))) start -= 1;
+  let end = at + 1;
+  while (end < lines.length && lines[end]!.trim() !== '' && (YAML_KEY_LINE.test(lines[end]!) || YAML_ITEM_LINE.test(lines[end]!))) end += 1;
+  return { start, end };
+}

@@ -1,0 +1,146 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { ApplyFailureCode, FileOperation } from './types.js';
+import type { MatchTier } from './match.js';
+import { fromFileText, looksBinary, toFileText, type FileText } from './text.js';
+import { applyReplace } from './strategies/replace.js';
+import { applySearchReplace } from './strategies/search-replace.js';
+import { applyUnifiedDiff } from './strategies/unified.js';
+import { resolveInsideRoot } from '../fs/safe-path.js';
+import { assertNever, fail, ok, type Result } from '../result.js';
+
+/** One file's content before and after the whole response (null = absent). */
+export interface PlannedChange {
+  readonly path: string;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+export interface Plan {
+  readonly changes: readonly PlannedChange[];
+  /** How each edited file was matched, for the user's information. */
+  readonly tiers: Readonly<Record<string, readonly MatchTier[]>>;
+}
+
+/** Folders a patch may never write: the tool's own state. */
+export const RESERVED_FOLDERS = ['.relaycode'] as const;
+
+interface Entry {
+  readonly original: string | null;
+  current: FileText | null;
+  readonly isDirectory: boolean;
+}
+
+/**
+ * The project as the response would leave it, built in memory. Nothing on disk changes here;
+ * the transaction writes the result only when every operation has succeeded.
+ */
+class VirtualTree {
+  private readonly entries = new Map<string, Entry>();
+  constructor(private readonly root: string) {}
+
+  resolve(raw: string): Result<string, ApplyFailureCode> {
+    const safe = resolveInsideRoot(this.root, raw, { reserved: RESERVED_FOLDERS });
+    if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.message} The whole response was refused; nothing was written.`, raw);
+    return ok(safe.value.relative);
+  }
+
+  entry(relative: string): Entry {
+    let entry = this.entries.get(relative);
+    if (!entry) {
+      entry = this.load(relative);
+      this.entries.set(relative, entry);
+    }
+    return entry;
+  }
+
+  private load(relative: string): Entry {
+    const absolute = `${this.root}/${relative}`;
+    let stat;
+    try {
+      stat = statSync(absolute);
+    } catch {
+      return { original: null, current: null, isDirectory: false };
+    }
+    if (stat.isDirectory()) return { original: null, current: null, isDirectory: true };
+    const content = readFileSync(absolute, 'utf8');
+    return { original: content, current: toFileText(content), isDirectory: false };
+  }
+
+  changes(): PlannedChange[] {
+    const out: PlannedChange[] = [];
+    for (const [path, entry] of this.entries) {
+      const after = entry.current === null ? null : fromFileText(entry.current);
+      if (after !== entry.original) out.push({ path, before: entry.original, after });
+    }
+    return out;
+  }
+}
+
+/** Applies every operation in memory, in order; the first failure refuses the whole response. */
+export function planOperations(root: string, operations: readonly FileOperation[]): Result<Plan, ApplyFailureCode> {
+  const tree = new VirtualTree(root);
+  const tiers: Record<string, MatchTier[]> = {};
+  // Check every path first so that an unsafe path is reported even after a failing edit.
+  for (const op of operations) {
+    for (const raw of op.kind === 'rename' ? [op.from, op.to] : [op.path]) {
+      const resolved = tree.resolve(raw);
+      if (!resolved.ok) return resolved;
+    }
+  }
+  for (const op of operations) {
+    switch (op.kind) {
+      case 'write': {
+        const path = (tree.resolve(op.path) as { value: string }).value;
+        const entry = tree.entry(path);
+        if (entry.isDirectory) return fail('FILE_EXISTS', `${path} is a folder, not a file.`, path);
+        if (entry.current !== null && entry.original !== null && looksBinary(entry.original)) {
+          return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
+        }
+        const applied = applyWrite(entry.current, op, path);
+        if (!applied.ok) return applied;
+        entry.current = applied.value.file;
+        (tiers[path] ??= []).push(...applied.value.tiers);
+        break;
+      }
+      case 'delete': {
+        const path = (tree.resolve(op.path) as { value: string }).value;
+        const entry = tree.entry(path);
+        if (entry.current === null) return fail('DELETE_MISSING', `${path}: cannot delete a file that does not exist.`, path);
+        entry.current = null;
+        break;
+      }
+      case 'rename': {
+        const from = (tree.resolve(op.from) as { value: string }).value;
+        const to = (tree.resolve(op.to) as { value: string }).value;
+        const source = tree.entry(from);
+        const target = tree.entry(to);
+        if (source.current === null) return fail('RENAME_SOURCE_MISSING', `Cannot rename ${from}: it does not exist.`, from);
+        if (from === to) break;
+        if (target.current !== null || target.isDirectory) {
+          return fail('RENAME_TARGET_EXISTS', `Cannot rename ${from} to ${to}: ${to} already exists. Nothing was applied.`, to);
+        }
+        target.current = source.current;
+        source.current = null;
+        break;
+      }
+      default:
+        assertNever(op);
+    }
+  }
+  return ok({ changes: tree.changes(), tiers });
+}
+
+function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+  switch (op.strategy) {
+    case 'replace': {
+      const replaced = applyReplace(file, op.body, path);
+      return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
+    }
+    case 'search-replace':
+      return applySearchReplace(file, op.body, path);
+    case 'unified':
+      return applyUnifiedDiff(file, op.body, path);
+    default:
+      return assertNever(op.strategy);
+  }
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { merge } from 'node-diff3';
+import { loadRelayConfig, type RelayConfig } from './config.js';
+import { acquireProjectLock } from './lock.js';
+import type { PlannedChange } from './plan.js';
+import { committedPath, listCommitted, readRecord, updateRecord, type TransactionRecord } from './state.js';
+import { runTransaction, type Decision, type PatchHooks, type PatchOutcome, type PendingReview } from './transaction.js';
+import { toFileText } from './text.js';
+import { existsSync } from 'node:fs';
+import { fail, ok, type Failure, type Result } from '../result.js';
+
+export interface RevertRequest {
+  readonly root: string;
+  /** A transaction uuid, or its 1-based position in the log (1 = newest). Defaults to 1. */
+  readonly target?: string;
+  readonly decide: (review: PendingReview) => Promise<Decision>;
+  readonly config?: RelayConfig;
+}
+
+/** Finds a committed transaction by uuid (or unique prefix) or by log index. */
+export function findTransaction(root: string, target = '1'): Result<TransactionRecord, 'TRANSACTION_NOT_FOUND'> {
+  if (/^\d+$/.test(target) && target.length < 6) {
+    const records = listCommitted(root);
+    const record = records[Number(target) - 1];
+    if (!record) return fail('TRANSACTION_NOT_FOUND', `There is no transaction number ${target}; \`relay log\` lists ${records.length}.`);
+    return ok(record);
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(target)) return fail('TRANSACTION_NOT_FOUND', `Not a transaction id: ${JSON.stringify(target)}`);
+  if (existsSync(committedPath(root, target))) return ok(readRecord(committedPath(root, target)));
+  const matches = listCommitted(root).filter((r) => r.uuid.startsWith(target));
+  if (matches.length === 1) return ok(matches[0]!);
+  if (matches.length > 1) return fail('TRANSACTION_NOT_FOUND', `${target} matches ${matches.length} transactions; give more of the uuid.`);
+  return fail('TRANSACTION_NOT_FOUND', `No transaction ${target} in this project (see \`relay log\`).`);
+}
+
+function readOrNull(root: string, file: string): string | null {
+  try {
+    return readFileSync(path.join(root, file), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function lines(text: string): string[] {
+  return toFileText(text).lines.map((l) => l.text + l.eol);
+}
+
+/**
+ * Works out what each file should become to undo a transaction. A file changed since the
+ * transaction is merged three ways (base: the transaction's result, ours: now, theirs: before);
+ * a conflict refuses the revert and names the file.
+ */
+export function planRevert(root: string, record: TransactionRecord): Result<PlannedChange[], 'REVERT_CONFLICT' | 'NOTHING_TO_REVERT'> {
+  const changes: PlannedChange[] = [];
+  for (const [file, after] of Object.entries(record.result)) {
+    const before = record.snapshot[file] ?? null;
+    const current = readOrNull(root, file);
+    if (current === before) continue;
+    if (current === after) {
+      changes.push({ path: file, before: current, after: before });
+      continue;
+    }
+    if (current === null || after === null || before === null) {
+      return fail(
+        'REVERT_CONFLICT',
+        `${file} changed after transaction ${record.uuid} (it was ${before === null ? 'created' : after === null ? 'deleted' : 'edited'} by it and ${current === null ? 'deleted' : 'changed'} since). Refusing to overwrite it; revert that file by hand.`,
+        file,
+      );
+    }
+    const merged = merge(lines(current), lines(after), lines(before), { excludeFalseConflicts: true });
+    if (merged.conflict) {
+      return fail('REVERT_CONFLICT', `${file} changed after transaction ${record.uuid} and the changes overlap the ones to undo. Nothing was reverted; resolve ${file} by hand or revert later changes first.`, file);
+    }
+    changes.push({ path: file, before: current, after: merged.result.join('') });
+  }
+  if (changes.length === 0) return fail('NOTHING_TO_REVERT', `Every file of transaction ${record.uuid} is already back to its earlier content.`);
+  return ok(changes);
+}
+
+/** Undoes a committed transaction as a new transaction, and marks the original as reverted. */
+export async function revertTransaction(request: RevertRequest, hooks: PatchHooks = {}): Promise<PatchOutcome> {
+  const { root } = request;
+  const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
+  if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
+  const lock = acquireProjectLock(root);
+  if ('heldBy' in lock) {
+    return { status: 'rejected', error: { code: 'PROJECT_BUSY', message: `Another Relay Desk process (pid ${lock.heldBy.pid}) is running a transaction in this project.` }, recovered: [] };
+  }
+  try {
+    const found = findTransaction(root, request.target);
+    if (!found.ok) return { status: 'rejected', error: found.error, recovered: [] };
+    const record = found.value;
+    if (record.revertedBy) {
+      const error: Failure = { code: 'ALREADY_REVERTED', message: `Transaction ${record.uuid} was already reverted by ${record.revertedBy}.` };
+      return { status: 'rejected', uuid: record.uuid, error, recovered: [] };
+    }
+    const plan = planRevert(root, record);
+    if (!plan.ok) return { status: 'rejected', uuid: record.uuid, error: plan.error, recovered: [] };
+    const uuid = randomUUID();
+    const outcome = await runTransaction(
+      {
+        root,
+        config: configResult.value,
+        uuid,
+        changes: plan.value,
+        decide: request.decide,
+        meta: {
+          projectId: configResult.value.projectId,
+          source: 'revert',
+          contentHash: '',
+          reasoning: [`Revert of ${record.uuid}${record.gitCommitMsg ? ` (${record.gitCommitMsg})` : ''}`],
+          operations: [],
+          warnings: [],
+          gitCommitMsg: `Revert "${record.gitCommitMsg ?? record.uuid}"`,
+          revertOf: record.uuid,
+        },
+      },
+      hooks,
+    );
+    if (outcome.status === 'applied') {
+      updateRecord(root, { ...record, revertedBy: uuid, revertedAt: (hooks.now?.() ?? new Date()).toISOString() });
+    }
+    return { ...outcome, recovered: [] } as PatchOutcome;
+  } finally {
+    lock.release();
+  }
+}

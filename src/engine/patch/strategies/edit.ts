@@ -1,0 +1,44 @@
+import type { ApplyFailureCode } from '../types.js';
+import { KeyedFile, locate, renderPlacement, type EditLine, type MatchTier } from '../match.js';
+import { spliceLines, type FileText } from '../text.js';
+import { fail, ok, type Result } from '../../result.js';
+
+/** What to call an edit in messages ("SEARCH block 2", "hunk 3"). */
+export interface EditLabel {
+  readonly name: string;
+  readonly notFound: Extract<ApplyFailureCode, 'SEARCH_NOT_FOUND' | 'HUNK_NOT_FOUND'>;
+  readonly ambiguous: Extract<ApplyFailureCode, 'SEARCH_AMBIGUOUS' | 'HUNK_AMBIGUOUS'>;
+}
+
+/** Trims blank context/removal lines from both ends of an edit (models often add or drop them). */
+export function trimBlankEdges(edit: readonly EditLine[]): EditLine[] {
+  let start = 0;
+  let end = edit.length;
+  while (start < end && edit[start]!.op !== 'add' && edit[start]!.text.trim() === '') start += 1;
+  while (end > start && edit[end - 1]!.op !== 'add' && edit[end - 1]!.text.trim() === '') end -= 1;
+  return edit.slice(start, end);
+}
+
+/**
+ * Places one edit in the file and applies it. Variants are tried in order (e.g. with and
+ * without blank edge lines); the first variant that is found or ambiguous decides.
+ */
+export function applyEdit(file: FileText, variants: readonly (readonly EditLine[])[], path: string, label: EditLabel): Result<{ file: FileText; tier: MatchTier }, ApplyFailureCode> {
+  const keyed = new KeyedFile(file);
+  for (const edit of variants) {
+    if (!edit.some((e) => e.op !== 'add')) continue;
+    const found = locate(keyed, edit);
+    if (found.kind === 'missing') continue;
+    if (found.kind === 'ambiguous') {
+      return fail(
+        label.ambiguous,
+        `${path}: ${label.name} matches ${found.lines.length} places (lines ${found.lines.slice(0, 5).join(', ')}${found.lines.length > 5 ? ', …' : ''}); refusing to guess. Ask for more context lines.`,
+        path,
+      );
+    }
+    const lines = renderPlacement(file, edit, found.placement);
+    return ok({ file: spliceLines(file, found.placement.start, found.placement.end - found.placement.start, lines), tier: found.placement.tier });
+  }
+  const first = variants[0]?.find((e) => e.op !== 'add' && e.text.trim() !== '')?.text.trim() ?? '';
+  return fail(label.notFound, `${path}: ${label.name} was not found in the file${first ? ` (it starts with ${JSON.stringify(first.slice(0, 80))})` : ''}. The file may have changed since the assistant saw it.`, path);
+}

@@ -1,0 +1,24 @@
+import type { ApplyFailureCode } from '../types.js';
+import { findLazyPlaceholders } from '../lazy.js';
+import { fromFileText, newLine, type FileText } from '../text.js';
+import { fail, ok, type Result } from '../../result.js';
+
+/**
+ * A full-file replacement. The new text keeps the old file's line endings, BOM and
+ * final-newline state; a placeholder standing for omitted code refuses the replacement.
+ */
+export function applyReplace(file: FileText | null, body: string, path: string): Result<FileText, ApplyFailureCode> {
+  if (file !== null) {
+    const lazy = findLazyPlaceholders(body, fromFileText(file));
+    if (lazy.length > 0) {
+      const first = lazy[0]!;
+      return fail(
+        'LAZY_PLACEHOLDER',
+        `${path}: the full-file replacement contains a placeholder for omitted code (line ${first.line}: ${JSON.stringify(first.text)}). Writing it would delete that code; ask for the complete file or a diff.`,
+        path,
+      );
+    }
+  }
+  const lines = body === '' ? [] : body.split('\n').map(newLine);
+  return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: file?.finalNewline ?? true });
+}

@@ -1,0 +1,141 @@
+import type { ApplyFailureCode } from '../types.js';
+import type { EditLine, MatchTier } from '../match.js';
+import { newLine, type FileText } from '../text.js';
+import { applyEdit, trimBlankEdges } from './edit.js';
+import { fail, ok, type Result } from '../../result.js';
+
+export interface Hunk {
+  readonly lines: readonly EditLine[];
+  /** The old-file line number the header claims; a hint only, never trusted for placement. */
+  readonly oldStart?: number;
+  /** Lines that were truly empty (no leading space) at the hunk's ends: blank context or separators. */
+  readonly looseBlankEdges: boolean;
+}
+
+export interface ParsedDiff {
+  readonly hunks: readonly Hunk[];
+  readonly createsFile: boolean;
+  readonly deletesFile: boolean;
+}
+
+const HUNK_HEADER = /^@@.*@@?.*$|^@@\s*$/;
+const PREAMBLE = /^(diff --git |index [0-9a-f]|Index: |={5,}$|new file mode|deleted file mode|old mode|new mode|similarity index|rename from|rename to|Binary files)/;
+
+/** True when a body is itself a unified diff (file headers first, or a hunk header first). */
+export function isUnifiedDiffBody(body: string): boolean {
+  const lines = body.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first === -1) return false;
+  const line = lines[first]!;
+  if (/^(diff --git |Index: )/.test(line) || HUNK_HEADER.test(line)) return true;
+  return line.startsWith('--- ') && (lines[first + 1] ?? '').startsWith('+++ ');
+}
+
+/**
+ * Reads a unified diff the way models write them: `@@ ... @@` without numbers, missing
+ * `---/+++` headers, context lines that lost their leading space, `\ No newline` markers.
+ */
+export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureCode> {
+  const lines = body.split('\n');
+  const hunks: Hunk[] = [];
+  let createsFile = false;
+  let deletesFile = false;
+  let current: { lines: EditLine[]; oldStart?: number; rawEmpty: boolean[] } | null = null;
+
+  const finish = (): void => {
+    if (current === null) return;
+    const { lines: hunkLines, rawEmpty } = current;
+    let end = hunkLines.length;
+    while (end > 0 && rawEmpty[end - 1]) end -= 1;
+    const looseTrailing = end < hunkLines.length;
+    // Truly empty lines after the last real line may be separators; keep them but say so.
+    if (hunkLines.some((l) => l.op !== 'ctx' || l.text.trim() !== '')) {
+      hunks.push({ lines: hunkLines, ...(current.oldStart !== undefined ? { oldStart: current.oldStart } : {}), looseBlankEdges: looseTrailing || rawEmpty[0] === true });
+    }
+    current = null;
+  };
+
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ') && (current === null || isHeaderPair(line, lines[i + 1]!))) {
+      finish();
+      if (/^---\s+\/dev\/null\s*$/.test(line)) createsFile = true;
+      if (/^\+\+\+\s+\/dev\/null\s*$/.test(lines[i + 1]!)) deletesFile = true;
+      i += 1;
+      continue;
+    }
+    if (HUNK_HEADER.test(line)) {
+      finish();
+      const m = /^@@\s*-(\d+)/.exec(line);
+      current = m ? { lines: [], oldStart: Number(m[1]), rawEmpty: [] } : { lines: [], rawEmpty: [] };
+      continue;
+    }
+    if (current === null) {
+      if (line.trim() === '' || PREAMBLE.test(line)) continue;
+      current = { lines: [], rawEmpty: [] }; // a diff with no hunk header at all
+    }
+    if (line.startsWith('\\')) continue; // "\ No newline at end of file": we keep the file's own final-newline state
+    if (line === '') {
+      current.lines.push({ op: 'ctx', text: '' });
+      current.rawEmpty.push(true);
+      continue;
+    }
+    const marker = line[0];
+    const op: EditLine['op'] = marker === '+' ? 'add' : marker === '-' ? 'del' : 'ctx';
+    const text = marker === '+' || marker === '-' || marker === ' ' ? line.slice(1) : line;
+    current.lines.push({ op, text });
+    current.rawEmpty.push(false);
+  }
+  finish();
+  if (hunks.length === 0) return fail('DIFF_MALFORMED', 'The diff has no hunks (no lines starting with " ", "+" or "-").');
+  return ok({ hunks, createsFile, deletesFile });
+}
+
+/** A `---`/`+++` pair inside a hunk is a new file header only if both name paths, not content. */
+function isHeaderPair(minus: string, plus: string): boolean {
+  return /^---\s+(a\/|\/dev\/null|\S+\.\w+)/.test(minus) && /^\+\+\+\s+(b\/|\/dev\/null|\S+\.\w+)/.test(plus);
+}
+
+/** Variants of a hunk to try: as written, then without blank edge lines. */
+function hunkVariants(hunk: Hunk): EditLine[][] {
+  const asWritten = [...hunk.lines];
+  const trimmed = trimBlankEdges(asWritten);
+  return trimmed.length === asWritten.length ? [asWritten] : [asWritten, trimmed];
+}
+
+/**
+ * Applies a diff. Hunks are placed by content, one after another on the evolving file, so they
+ * may come in any order and may overlap. Returns null when the diff deletes the file.
+ */
+export function applyUnifiedDiff(file: FileText | null, body: string, path: string): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+  const parsed = parseUnifiedDiff(body);
+  if (!parsed.ok) return fail(parsed.error.code, `${path}: ${parsed.error.message}`, path);
+  const { hunks } = parsed.value;
+  const pureAddition = hunks.every((h) => h.lines.every((l) => l.op === 'add' || l.text.trim() === ''));
+  if (file === null) {
+    if (!parsed.value.createsFile && !pureAddition) {
+      return fail('FILE_NOT_FOUND', `${path}: the diff edits a file that does not exist. Nothing was applied.`, path);
+    }
+    const added = hunks.flatMap((h) => h.lines.filter((l) => l.op === 'add').map((l) => newLine(l.text)));
+    return ok({ file: { lines: added, bom: false, eol: '\n', finalNewline: true }, tiers: ['exact'] });
+  }
+  if (parsed.value.deletesFile) return ok({ file: null, tiers: ['exact'] });
+  let current = file;
+  const tiers: MatchTier[] = [];
+  for (const [index, hunk] of hunks.entries()) {
+    const name = hunks.length > 1 ? `hunk ${index + 1}` : 'the hunk';
+    if (!hunk.lines.some((l) => l.op !== 'add' && l.text.trim() !== '')) {
+      if (current.lines.every((l) => l.text.trim() === '')) {
+        current = { ...current, lines: hunk.lines.filter((l) => l.op === 'add').map((l) => newLine(l.text)) };
+        tiers.push('exact');
+        continue;
+      }
+      return fail('HUNK_NOT_FOUND', `${path}: ${name} has no context lines, so there is no way to tell where it goes.`, path);
+    }
+    const applied = applyEdit(current, hunkVariants(hunk), path, { name, notFound: 'HUNK_NOT_FOUND', ambiguous: 'HUNK_AMBIGUOUS' });
+    if (!applied.ok) return applied;
+    current = applied.value.file;
+    tiers.push(applied.value.tier);
+  }
+  return ok({ file: current, tiers });
+}
