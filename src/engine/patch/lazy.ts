@@ -5,7 +5,11 @@
  */
 const COMMENT_LINE = /^\s*(?:\/\/+|#+|--|;+|\/\*+|\*|<!--|\{\/\*)\s*(.*?)\s*(?:\*\/\}?|-->)?\s*$/;
 const ELLIPSIS = /(\.\.\.|…)/;
-const KEYWORDS = /\b(rest|remaining|existing|unchanged|same|omitted|previous|other|keep|kept|as before|as is|etc|more|code|here|above|below|remain|remains|unmodified)\b/i;
+const EDGE_ELLIPSIS = /^(\.\.\.|…)|(\.\.\.|…)$/;
+/** Words that, next to an ellipsis anywhere in a comment, say "code left out". */
+const STRONG = /\b(rest|remaining|existing|unchanged|omitted|previous(ly)?|as before|unmodified|truncated|same as)\b/i;
+/** Weaker words that count only when the comment starts or ends with the ellipsis ("// ... other methods ..."). */
+const WEAK = /\b(other|code|above|below|same|etc|remain\w*|methods|functions|imports|fields|properties|styles|rules|tests|cases)\b/i;
 const PHRASES = [
   /\brest of (the )?[\w.\-/]+( [\w.\-/]+)?( (is|are|remains?|stays?))? (unchanged|the same|as (is|before))\b/i,
   /\bexisting (code|implementation|methods|functions|content|logic|imports|tests|styles|rules)\b/i,
@@ -27,7 +31,8 @@ export function findLazyPlaceholders(content: string, original: string | null): 
     const text = m[1]!.trim();
     const lazy =
       /^(\.\.\.|…)+$/.test(text) ||
-      (ELLIPSIS.test(text) && KEYWORDS.test(text)) ||
+      (ELLIPSIS.test(text) && STRONG.test(text)) ||
+      (EDGE_ELLIPSIS.test(text) && WEAK.test(text)) ||
       PHRASES.some((p) => p.test(text));
     if (lazy && !originalLines.has(line.trim())) found.push({ line: index + 1, text: line.trim() });
   });

@@ -224,6 +224,8 @@ function locateFuzzy(keyed: KeyedFile, old: readonly string[], removals: Readonl
     }
     if (misses > allowedMisses) continue;
     const pairs = oldIdx.map((o, j) => [o, fileIdx[s + j]!] as const);
+    // Fuzzy never relaxes indentation structure: in Python it is meaning, not style.
+    if (!indentMapping(old, keyed.file.lines, pairs)) continue;
     const placement: Placement = { tier: 'fuzzy', start: pairs[0]![1], end: pairs[pairs.length - 1]![1] + 1, pairs };
     placements.push(placement);
   }
