@@ -5,7 +5,17 @@ const KNOWN_KEYS = ['projectId', 'uuid', 'gitCommitMsg', 'promptSummary', 'chang
 
 /** True when a block body or text region looks like the control block (it names a projectId). */
 export function mentionsProjectId(text: string): boolean {
-  return /^\s*["']?projectId["']?\s*:/m.test(text);
+  return /^\s*["']?project_?id["']?\s*:/im.test(text);
+}
+
+/** Canonical spelling of a control key written as projectID, project_id, git_commit_msg, ... */
+function canonicalKey(key: string): string {
+  const folded = key.toLowerCase().replace(/[_-]/g, '');
+  return KNOWN_KEYS.find((k) => k.toLowerCase() === folded) ?? key;
+}
+
+function canonicalKeys(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [canonicalKey(k), v]));
 }
 
 export type ControlParse =
@@ -21,7 +31,7 @@ export function parseControlBlock(text: string): ControlParse {
   let data: Record<string, unknown> | null = null;
   try {
     const parsed: unknown = parseYaml(text);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) data = canonicalKeys(parsed as Record<string, unknown>);
   } catch {
     data = null;
   }
@@ -63,7 +73,7 @@ function readKeysLineByLine(text: string): Record<string, unknown> {
   for (const line of text.split('\n')) {
     const m = /^\s*["']?(\w+)["']?\s*:\s*(.*)$/.exec(line);
     if (!m) continue;
-    const key = m[1]!;
+    const key = canonicalKey(m[1]!);
     if (!(KNOWN_KEYS as readonly string[]).includes(key) || key === 'changeSummary') continue;
     let value = m[2]!.trim();
     if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) value = value.slice(1, -1);

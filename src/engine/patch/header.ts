@@ -80,7 +80,9 @@ function parseCommentHeader(text: string): BlockHeader | null {
   return parsePathAndStrategy(stripMarker(text, marker));
 }
 
-function parsePathAndStrategy(rest: string): BlockHeader | null {
+function parsePathAndStrategy(input: string): BlockHeader | null {
+  // Labels some answers put before the path: "File: src/a.ts", "Path: ...".
+  const rest = input.replace(/^(file(name)?|path)\s*:\s*/i, '');
   if (rest.length === 0) return null;
   if (/^rename[-_ ]file$/i.test(rest)) return { kind: 'rename' };
   let path: string;
@@ -100,12 +102,18 @@ function parsePathAndStrategy(rest: string): BlockHeader | null {
     const last = tokens[tokens.length - 1]!;
     if (tokens.length > 1 && strategyFromWord(last)) {
       strategyWord = last;
-      path = rest.slice(0, rest.length - last.length).trim();
-    } else {
-      path = rest;
+      tokens.pop();
     }
-    // An unquoted path with spaces is accepted only when it still reads as a file path.
-    if (path.includes(' ') && !looksLikePath(path, true)) return null;
+    const candidate = tokens.join(' ');
+    if (!candidate.includes(' ') || /\.[A-Za-z0-9_-]+$/.test(candidate)) {
+      // One token, or an unquoted path with spaces that still ends in a file extension.
+      path = candidate;
+    } else if (looksLikePath(tokens[0]!, true)) {
+      // "src/a.ts (updated)": the first token is the path, the rest is commentary.
+      path = tokens[0]!;
+    } else {
+      return null;
+    }
   }
   path = path.trim();
   if (path.length === 0 || !looksLikePath(path, false)) return null;

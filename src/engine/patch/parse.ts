@@ -1,7 +1,7 @@
 import { mentionsProjectId, parseControlBlock } from './control.js';
 import { parseFenceInfo, parseFirstLineHeader, type BlockHeader } from './header.js';
 import { isSearchReplaceBody } from './strategies/search-replace.js';
-import { isUnifiedDiffBody } from './strategies/unified.js';
+import { isUnifiedDiffBody, splitDiffByFile } from './strategies/unified.js';
 import type { ControlBlock, FileOperation, ParsedResponse, ParseFailureCode, PatchStrategy } from './types.js';
 import { fail, ok, type Result } from '../result.js';
 
@@ -52,49 +52,68 @@ function pairsInnerFences(fence: Fence, header: BlockHeader | null): boolean {
 /**
  * Splits the response into prose and fenced blocks, line by line. A block closes only on a fence
  * of its own character and at least its length. With `pairInner`, a Markdown file wrapped in a
- * fence of the same length as its own inner fences still survives: inner fences that open with an
- * info string are paired with the next bare fence.
+ * fence of the same length as its own inner fences still survives (see markdownClose).
  */
 function scan(lines: readonly string[], pairInner: boolean): Segment[] {
   const segments: Segment[] = [];
   let prose: string[] = [];
   let proseStart = 0;
-  let current: Block | null = null;
-  let depth = 0;
-  let pairing = false;
-  lines.forEach((line, index) => {
-    if (current === null) {
-      const fence = openingFence(line);
-      if (fence === null) {
-        if (prose.length === 0) proseStart = index;
-        prose.push(line);
-        return;
-      }
-      if (prose.length > 0) segments.push({ type: 'prose', lines: prose, startLine: proseStart });
-      prose = [];
-      current = { fence, header: parseFenceInfo(fence.info), body: [], startLine: index, closed: false };
-      depth = 0;
-      pairing = pairInner && pairsInnerFences(fence, current.header);
-      segments.push({ type: 'block', block: current });
-      return;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const fence = openingFence(line);
+    if (fence === null) {
+      if (prose.length === 0) proseStart = i;
+      prose.push(line);
+      i += 1;
+      continue;
     }
-    const block: Block = current;
-    if (closesFence(line, block.fence)) {
-      if (pairing && depth > 0) {
-        depth -= 1;
-      } else {
+    if (prose.length > 0) segments.push({ type: 'prose', lines: prose, startLine: proseStart });
+    prose = [];
+    const block: Block = { fence, header: parseFenceInfo(fence.info), body: [], startLine: i, closed: false };
+    segments.push({ type: 'block', block });
+    const pairedClose = pairInner && pairsInnerFences(fence, block.header) ? markdownClose(lines, i, fence) : null;
+    let j = i + 1;
+    for (; j < lines.length; j += 1) {
+      if (pairedClose !== null ? j === pairedClose : closesFence(lines[j]!, fence)) {
         block.closed = true;
-        current = null;
-        return;
+        break;
       }
-    } else if (pairing) {
-      const inner = openingFence(line);
-      if (inner && inner.char === block.fence.char && inner.info !== '') depth += 1;
+      block.body.push(dedent(lines[j]!, fence.indent));
     }
-    block.body.push(dedent(line, block.fence.indent));
-  });
+    i = j + 1;
+  }
   if (prose.length > 0) segments.push({ type: 'prose', lines: prose, startLine: proseStart });
   return segments;
+}
+
+/**
+ * Finds where a Markdown file block that uses the same fence as its inner code blocks really
+ * ends. Inner blocks that open with a language tag claim the next bare fence; the bare fences
+ * left over pair up among themselves, so when their number is odd the last one closes the file.
+ * The search stops at the next block that names a file or holds the control block. Null when
+ * this cannot be decided (the plain rules then apply).
+ */
+function markdownClose(lines: readonly string[], start: number, fence: Fence): number | null {
+  let open = 0;
+  const unclaimed: number[] = [];
+  for (let j = start + 1; j < lines.length; j += 1) {
+    const line = lines[j]!;
+    const inner = openingFence(line);
+    if (inner === null || inner.char !== fence.char) continue;
+    const bare = closesFence(line, fence);
+    if (!bare) {
+      if (inner.length < fence.length) continue;
+      const startsNextBlock = parseFenceInfo(inner.info) !== null || mentionsProjectId(lines[j + 1] ?? '');
+      if (startsNextBlock) break;
+      open += 1;
+      continue;
+    }
+    if (mentionsProjectId(lines[j + 1] ?? '')) break; // a bare fence opening the control block
+    if (open > 0) open -= 1;
+    else unclaimed.push(j);
+  }
+  return unclaimed.length % 2 === 1 ? unclaimed[unclaimed.length - 1]! : null;
 }
 
 function dedent(line: string, indent: number): string {
@@ -108,14 +127,14 @@ const DELETE_MARKER = /^(\/\/|#|--|\/\*|<!--)\s*TODO\s*:?\s*delete this file\.?\
 
 /** Cheap test used before parsing clipboard text: could this be a patch at all? */
 export function looksLikePatch(text: string): boolean {
-  return text.length > 0 && /projectId/.test(text) && /(```|~~~)/.test(text);
+  return text.length > 0 && /project_?id/i.test(text) && /(```|~~~)/.test(text);
 }
 
 /** Parses an assistant's answer into file operations and the control block, or says why it is not a patch. */
 export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureCode> {
   const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (text.trim().length === 0) return fail('EMPTY_RESPONSE', 'The response is empty.');
-  const lines = text.split('\n');
+  const lines = unwrapWholeAnswer(text.split('\n'));
   let segments = scan(lines, true);
   if (segments.some((s) => s.type === 'block' && !s.block.closed)) {
     const strict = scan(lines, false);
@@ -157,6 +176,12 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
       if (header !== null) body = body.slice(1);
     }
     if (header === null) {
+      // A plain ```diff block that names its files in ---/+++ lines is an edit of those files.
+      const perFile = splitDiffByFile(body.join('\n'));
+      if (perFile) {
+        for (const section of perFile) operations.push({ kind: 'write', path: section.path, strategy: 'unified', body: section.body });
+        continue;
+      }
       reasoning.push(fencedText(block));
       continue;
     }
@@ -174,6 +199,26 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
   if (operations.length === 0) return fail('NO_OPERATIONS', 'The response has a control block but no file blocks (a file block starts with a header like ```ts // src/file.ts).');
   const response: ParsedResponse = { control: parsedControl.control satisfies ControlBlock, operations, reasoning, warnings };
   return ok(response);
+}
+
+/**
+ * Some chat UIs hand over the whole answer inside one outer fence (````markdown … ````). When
+ * the first and last lines are such a fence and the inside holds file blocks, parse the inside.
+ */
+function unwrapWholeAnswer(lines: string[]): string[] {
+  const first = lines.findIndex((l) => l.trim() !== '');
+  let last = lines.length - 1;
+  while (last > first && lines[last]!.trim() === '') last -= 1;
+  if (first === -1 || last <= first) return lines;
+  const fence = openingFence(lines[first]!);
+  if (!fence || parseFenceInfo(fence.info) !== null || !closesFence(lines[last]!, fence)) return lines;
+  const inner = lines.slice(first + 1, last);
+  const innerHasFileBlock = inner.some((l) => {
+    const f = openingFence(l);
+    return f !== null && parseFenceInfo(f.info) !== null;
+  });
+  const innerCloses = inner.some((l) => closesFence(l, fence));
+  return innerHasFileBlock && !innerCloses ? inner : lines;
 }
 
 function pushProse(reasoning: string[], lines: readonly string[]): void {
@@ -246,7 +291,7 @@ const YAML_ITEM_LINE = /^\s+(-\s|\S)|^-\s/;
 function unfencedControlRegion(lines: readonly string[]): { start: number; end: number } | null {
   let at = -1;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
-    if (/^\s*projectId\s*:/.test(lines[i]!)) {
+    if (mentionsProjectId(lines[i]!)) {
       at = i;
       break;
     }

@@ -198,3 +198,55 @@ describe('looksLikePatch', () => {
     expect(looksLikePatch('```js\nconsole.log(1)\n```')).toBe(false);
   });
 });
+
+describe('Markdown files wrapped in a same-length fence', () => {
+  const wrap = (doc: string, after = ''): string => `Docs:\n\n\`\`\`markdown // docs/a.md\n${doc}\n\`\`\`\n${after}\n${CONTROL}`;
+
+  it('keeps inner blocks without a language tag too', () => {
+    const doc = '# T\n\n```bash\nnpm test\n```\n\nOutput:\n\n```\nok\n```\n\nEnd.';
+    expect(ops(wrap(doc, '\nThat is the doc.\n'))[0]).toMatchObject({ body: doc });
+  });
+
+  it('stops before the next file block', () => {
+    const doc = '# T\n\n```\nplain\n```';
+    const result = ops(`\`\`\`md // a.md\n${doc}\n\`\`\`\n\n\`\`\`ts // b.ts\nb\n\`\`\`\n${CONTROL}`);
+    expect(result.map((o) => (o.kind === 'write' ? [o.path, o.body] : []))).toEqual([
+      ['a.md', doc],
+      ['b.ts', 'b'],
+    ]);
+  });
+
+  it('does not swallow a bare-fenced control block', () => {
+    const doc = '# T\n\n```js\nx\n```';
+    const result = parsed(`\`\`\`md // a.md\n${doc}\n\`\`\`\n\n\`\`\`\nprojectId: demo\nuuid: abc123\n\`\`\``);
+    expect(result.operations[0]).toMatchObject({ body: doc });
+    expect(result.control.uuid).toBe('abc123');
+  });
+});
+
+describe('more answer shapes', () => {
+  it('applies a plain ```diff block that names its files, one operation per file', () => {
+    const body = 'diff --git a/src/a.ts b/src/a.ts\nindex 1..2 100644\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/lib/c.js b/lib/c.js\n--- a/lib/c.js\n+++ b/lib/c.js\n@@ -1 +1 @@\n-c\n+d';
+    const list = ops(`\`\`\`diff\n${body}\n\`\`\`\n${CONTROL}`);
+    expect(list.map((o) => (o.kind === 'write' ? [o.path, o.strategy] : []))).toEqual([
+      ['src/a.ts', 'unified'],
+      ['lib/c.js', 'unified'],
+    ]);
+    expect(list[0]).toMatchObject({ body: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b' });
+  });
+
+  it('reads a path followed by commentary, and a "File:" label', () => {
+    expect(ops(`\`\`\`ts // src/a.ts (updated)\nx\n\`\`\`\n\`\`\`py\n# File: app/main.py\ny\n\`\`\`\n${CONTROL}`).map((o) => (o.kind === 'write' ? o.path : ''))).toEqual(['src/a.ts', 'app/main.py']);
+  });
+
+  it('accepts projectID / project_id spellings in the control block', () => {
+    expect(parsed('```ts // a.ts\nx\n```\n```yaml\nproject_id: demo\nUUID: abc\n```').control).toMatchObject({ projectId: 'demo', uuid: 'abc' });
+  });
+});
+
+describe('an answer wrapped in one outer fence', () => {
+  it('is parsed from the inside', () => {
+    const inner = `Change:\n\n\`\`\`ts // a.ts\nx\n\`\`\`\n\n${CONTROL}`;
+    expect(ops(`\`\`\`\`markdown\n${inner}\n\`\`\`\``)).toHaveLength(1);
+  });
+});

@@ -98,8 +98,8 @@ describe('search-replace', () => {
     expect(srError('x\n', block('', 'hello'))).toBe('SEARCH_MALFORMED');
   });
 
-  it('reports a block without its closing marker as malformed', () => {
-    expect(srError('a\n', '<<<<<<< SEARCH\na\n=======\nb')).toBe('SEARCH_MALFORMED');
+  it('reports a block without its divider as malformed', () => {
+    expect(srError('a\n', '<<<<<<< SEARCH\na\nb')).toBe('SEARCH_MALFORMED');
   });
 });
 
@@ -203,5 +203,28 @@ describe('full replacement', () => {
   it('allows a placeholder-like line that the file already had', () => {
     const result = applyReplace(toFileText('x\n// ... existing code ...\n'), 'y\n// ... existing code ...\n', 'f');
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('more defects with one clear meaning', () => {
+  it('prefers the standard ======= divider over a Markdown underline in the SEARCH text', () => {
+    expect(sr('Title\n=====\ntext\n', '<<<<<<< SEARCH\nTitle\n=====\ntext\n=======\nTitle\n=====\nnew text\n>>>>>>> REPLACE')).toBe('Title\n=====\nnew text\n');
+  });
+
+  it('takes the rest of a closed block as the last REPLACE when its end marker is missing', () => {
+    expect(sr('a\nb\n', '<<<<<<< SEARCH\nb\n=======\nB\n')).toBe('a\nB\n');
+  });
+
+  it('creates a missing file from a block labelled as a patch but written as a whole file', () => {
+    expect(diff(null, 'export const a = 1;')).toBe('export const a = 1;\n');
+    expect(sr(null, 'export const a = 1;')).toBe('export const a = 1;\n');
+    expect(diffError('x\n', 'export const a = 1;')).toBe('DIFF_MALFORMED');
+    expect(srError('x\n', 'export const a = 1;')).toBe('SEARCH_MALFORMED');
+  });
+
+  it('refuses a REPLACE that stands in "// ... existing code ..." for code it removes', () => {
+    const file = 'function a() {\n  one();\n  two();\n}\n';
+    expect(srError(file, block('function a() {\n  one();\n  two();\n}', 'function a() {\n  // ... existing code ...\n  three();\n}'))).toBe('LAZY_PLACEHOLDER');
+    expect(diffError(file, '@@\n function a() {\n-  one();\n-  two();\n+  // ... rest unchanged\n }')).toBe('LAZY_PLACEHOLDER');
   });
 });

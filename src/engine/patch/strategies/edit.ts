@@ -1,6 +1,7 @@
 import type { ApplyFailureCode } from '../types.js';
 import { KeyedFile, locate, renderPlacement, type EditLine, type MatchTier } from '../match.js';
-import { spliceLines, type FileText } from '../text.js';
+import { findLazyPlaceholders } from '../lazy.js';
+import { fromFileText, spliceLines, type FileText } from '../text.js';
 import { fail, ok, type Result } from '../../result.js';
 
 /** What to call an edit in messages ("SEARCH block 2", "hunk 3"). */
@@ -24,6 +25,15 @@ export function trimBlankEdges(edit: readonly EditLine[]): EditLine[] {
  * without blank edge lines); the first variant that is found or ambiguous decides.
  */
 export function applyEdit(file: FileText, variants: readonly (readonly EditLine[])[], path: string, label: EditLabel): Result<{ file: FileText; tier: MatchTier }, ApplyFailureCode> {
+  const added = (variants[0] ?? []).filter((e) => e.op === 'add').map((e) => e.text);
+  const removesCode = (variants[0] ?? []).some((e) => e.op === 'del' && e.text.trim() !== '');
+  if (added.length > 0 && removesCode) {
+    // "// ... existing code ..." standing in for removed lines would delete them for real.
+    const lazy = findLazyPlaceholders(added.join('\n'), fromFileText(file));
+    if (lazy.length > 0) {
+      return fail('LAZY_PLACEHOLDER', `${path}: ${label.name} replaces code with a placeholder (${JSON.stringify(lazy[0]!.text)}); applying it would delete that code. Ask for the full replacement text.`, path);
+    }
+  }
   const keyed = new KeyedFile(file);
   for (const edit of variants) {
     if (!edit.some((e) => e.op !== 'add')) continue;

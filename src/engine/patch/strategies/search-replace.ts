@@ -12,13 +12,15 @@ export interface SearchReplaceBlock {
 
 const SEARCH = /^\s*(<{5,9}|-{5,9})\s*SEARCH\s*$/;
 const DIVIDER = /^\s*={5,9}\s*$/;
+const STANDARD_DIVIDER = /^\s*={7}\s*$/;
 const REPLACE = /^\s*(>{5,9}|\+{5,9})\s*REPLACE\s*$/;
 
 /** Splits a body into SEARCH/REPLACE pairs; text between pairs is reported in `stray`. */
-export function parseSearchReplace(body: string): Result<{ blocks: SearchReplaceBlock[]; stray: number }, ApplyFailureCode> {
+export function parseSearchReplace(body: string): Result<{ blocks: SearchReplaceBlock[]; stray: number; unterminated: boolean }, ApplyFailureCode> {
   const lines = body.split('\n');
   const blocks: SearchReplaceBlock[] = [];
   let stray = 0;
+  let unterminated = false;
   let i = 0;
   while (i < lines.length) {
     if (!SEARCH.test(lines[i]!)) {
@@ -29,7 +31,12 @@ export function parseSearchReplace(body: string): Result<{ blocks: SearchReplace
     const startLine = i + 1;
     i += 1;
     const search: string[] = [];
-    while (i < lines.length && !DIVIDER.test(lines[i]!)) {
+    // A standard 7-character divider wins over shorter or longer runs of "=" (a Markdown
+    // heading underline inside the SEARCH text, say).
+    let blockEnd = i;
+    while (blockEnd < lines.length && !REPLACE.test(lines[blockEnd]!) && !(blockEnd > i && SEARCH.test(lines[blockEnd]!))) blockEnd += 1;
+    const divider = lines.slice(i, blockEnd).some((l) => STANDARD_DIVIDER.test(l)) ? STANDARD_DIVIDER : DIVIDER;
+    while (i < lines.length && !divider.test(lines[i]!)) {
       if (SEARCH.test(lines[i]!) || REPLACE.test(lines[i]!)) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has no ======= divider.`);
       search.push(lines[i]!);
       i += 1;
@@ -38,14 +45,19 @@ export function parseSearchReplace(body: string): Result<{ blocks: SearchReplace
     i += 1;
     const replace: string[] = [];
     while (i < lines.length && !REPLACE.test(lines[i]!)) {
+      if (SEARCH.test(lines[i]!)) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} is not closed with >>>>>>> REPLACE.`);
       replace.push(lines[i]!);
       i += 1;
     }
-    if (i >= lines.length) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} is not closed with >>>>>>> REPLACE.`);
+    if (i >= lines.length) {
+      // The code block closed without the final marker: the replacement runs to its end.
+      while (replace.length > 0 && replace[replace.length - 1]!.trim() === '') replace.pop();
+      unterminated = true;
+    }
     i += 1;
     blocks.push({ search, replace });
   }
-  return ok({ blocks, stray });
+  return ok({ blocks, stray, unterminated });
 }
 
 /** True when the body is SEARCH/REPLACE blocks and nothing else. */
@@ -70,7 +82,11 @@ export function searchReplaceToEdit(block: SearchReplaceBlock): EditLine[] {
 export function applySearchReplace(file: FileText | null, body: string, path: string): Result<{ file: FileText; tiers: MatchTier[] }, ApplyFailureCode> {
   const parsed = parseSearchReplace(body);
   if (!parsed.ok) return fail(parsed.error.code, `${path}: ${parsed.error.message}`, path);
-  if (parsed.value.blocks.length === 0) return fail('SEARCH_MALFORMED', `${path}: no <<<<<<< SEARCH blocks found in a search-replace block.`, path);
+  if (parsed.value.blocks.length === 0) {
+    // Labelled search-replace but written as a whole file: only safe for a file that does not exist yet.
+    if (file === null && body.trim() !== '') return ok({ file: { lines: body.split('\n').map(newLine), bom: false, eol: '\n', finalNewline: true }, tiers: [] });
+    return fail('SEARCH_MALFORMED', `${path}: no <<<<<<< SEARCH blocks found in a search-replace block.`, path);
+  }
   let current = file;
   const tiers: MatchTier[] = [];
   for (const [index, block] of parsed.value.blocks.entries()) {

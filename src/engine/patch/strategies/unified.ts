@@ -108,6 +108,13 @@ function hunkVariants(hunk: Hunk): EditLine[][] {
  * may come in any order and may overlap. Returns null when the diff deletes the file.
  */
 export function applyUnifiedDiff(file: FileText | null, body: string, path: string): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+  const hasDiffMarkers = body.split('\n').some((l) => /^[-+@]/.test(l));
+  if (file === null && !hasDiffMarkers && body.trim() !== '') {
+    // Labelled as a diff but written as a whole new file: for a file that does not exist yet
+    // that has one meaning. (For an existing file it would be a silent full replacement.)
+    return ok({ file: { lines: body.split('\n').map(newLine), bom: false, eol: '\n', finalNewline: true }, tiers: [] });
+  }
+  if (file !== null && !hasDiffMarkers) return fail('DIFF_MALFORMED', `${path}: the block is labelled as a diff but has no "+", "-" or "@@" lines. Nothing was applied.`, path);
   const parsed = parseUnifiedDiff(body);
   if (!parsed.ok) return fail(parsed.error.code, `${path}: ${parsed.error.message}`, path);
   const { hunks } = parsed.value;
@@ -138,4 +145,38 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
     tiers.push(applied.value.tier);
   }
   return ok({ file: current, tiers });
+}
+
+/**
+ * Splits a diff that names its files (`--- a/x` / `+++ b/x` pairs, as git prints them) into one
+ * diff per file. Null when the body does not start with such headers.
+ */
+export function splitDiffByFile(body: string): Array<{ path: string; body: string }> | null {
+  const lines = body.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '' && !PREAMBLE.test(l));
+  if (first === -1 || !lines[first]!.startsWith('--- ') || !(lines[first + 1] ?? '').startsWith('+++ ')) return null;
+  const starts: number[] = [];
+  for (let i = first; i < lines.length - 1; i += 1) {
+    if (lines[i]!.startsWith('--- ') && lines[i + 1]!.startsWith('+++ ') && (i === first || isHeaderPair(lines[i]!, lines[i + 1]!))) starts.push(i);
+  }
+  const sections: Array<{ path: string; body: string }> = [];
+  starts.forEach((start, k) => {
+    const end = k + 1 < starts.length ? starts[k + 1]! : lines.length;
+    const section = lines.slice(start, end);
+    while (section.length > 0 && PREAMBLE.test(section[section.length - 1]!)) section.pop(); // next file's "diff --git" line
+    const oldPath = headerPath(lines[start]!.slice(4));
+    const newPath = headerPath(lines[start + 1]!.slice(4));
+    const gitStyle = oldPath.startsWith('a/') || newPath.startsWith('b/');
+    const chosen = newPath === '/dev/null' ? oldPath : newPath;
+    const path = gitStyle ? chosen.replace(/^[ab]\//, '') : chosen;
+    if (path && path !== '/dev/null') sections.push({ path, body: section.join('\n') });
+  });
+  return sections.length > 0 ? sections : null;
+}
+
+/** The path of a ---/+++ header line, without a trailing timestamp and quotes. */
+function headerPath(raw: string): string {
+  let value = raw.split('\t')[0]!.trim();
+  if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+  return value;
 }
