@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readTextOrNull } from '../fs/read.js';
 import { git } from '../git/core.js';
 import { status, type StatusEntry } from '../git/status.js';
 
@@ -13,13 +12,6 @@ export interface OutsideCapture {
   changedSince(): Promise<Map<string, string | null>>;
 }
 
-function readOrNull(root: string, file: string): string | null {
-  try {
-    return readFileSync(path.join(root, file), 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Remembers the project's dirty files before a post command runs, so that any file the command
@@ -28,12 +20,12 @@ function readOrNull(root: string, file: string): string | null {
  */
 export async function captureOutsideChanges(root: string, touched: ReadonlySet<string>): Promise<OutsideCapture> {
   const before = new Map<string, string | null>();
-  for (const entry of await foreignEntries(root, touched)) before.set(entry.path, readOrNull(root, entry.path));
+  for (const entry of await foreignEntries(root, touched)) before.set(entry.path, readTextOrNull(root, entry.path));
   return {
     async changedSince() {
       const changed = new Map<string, string | null>();
       for (const entry of await foreignEntries(root, touched)) {
-        const now = readOrNull(root, entry.path);
+        const now = readTextOrNull(root, entry.path);
         if (before.has(entry.path)) {
           const was = before.get(entry.path)!;
           if (was !== now) changed.set(entry.path, was);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readTextOrNull } from '../fs/read.js';
 import { merge } from 'node-diff3';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import { acquireProjectLock } from './lock.js';
@@ -35,13 +34,6 @@ export function findTransaction(root: string, target = '1'): Result<TransactionR
   return fail('TRANSACTION_NOT_FOUND', `No transaction ${target} in this project (see \`relay log\`).`);
 }
 
-function readOrNull(root: string, file: string): string | null {
-  try {
-    return readFileSync(path.join(root, file), 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 function lines(text: string): string[] {
   return toFileText(text).lines.map((l) => l.text + l.eol);
@@ -56,7 +48,7 @@ export function planRevert(root: string, record: TransactionRecord): Result<Plan
   const changes: PlannedChange[] = [];
   for (const [file, after] of Object.entries(record.result)) {
     const before = record.snapshot[file] ?? null;
-    const current = readOrNull(root, file);
+    const current = readTextOrNull(root, file);
     if (current === before) continue;
     if (current === after) {
       changes.push({ path: file, before: current, after: before });

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { readTextOrNull } from '../fs/read.js';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
 import { acquireProjectLock } from './lock.js';
@@ -336,7 +337,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
         root,
         reasoning: meta.reasoning,
         warnings: record.warnings,
-        files: files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, readOrNull(root, f.path)) })),
+        files: files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, readTextOrNull(root, f.path)) })),
         reason: config.patch.approvalMode === 'manual' ? 'manual-mode' : 'linter-errors',
         ...(meta.gitCommitMsg ? { gitCommitMsg: meta.gitCommitMsg } : {}),
         ...(meta.promptSummary ? { promptSummary: meta.promptSummary } : {}),
@@ -371,7 +372,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       ...record,
       approved: true,
       files: keptFiles,
-      result: Object.fromEntries([...touched].filter((p) => !dropped.includes(p)).map((p) => [p, readOrNull(root, p)])),
+      result: Object.fromEntries([...touched].filter((p) => !dropped.includes(p)).map((p) => [p, readTextOrNull(root, p)])),
       decision: { by, kept: keptFiles.map((f) => f.path), rolledBack: dropped },
       ...(branch ? { branch } : {}),
     };
@@ -403,17 +404,10 @@ function tail(text: string, max = 2000): string {
   return text.length <= max ? text.trim() : `…${text.slice(text.length - max).trim()}`;
 }
 
-function readOrNull(root: string, file: string): string | null {
-  try {
-    return readFileSync(path.join(root, file), 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 function statsNow(root: string, record: TransactionRecord): FileStat[] {
   return Object.entries(record.snapshot)
-    .map(([file, before]) => fileStat(file, before, readOrNull(root, file)))
+    .map(([file, before]) => fileStat(file, before, readTextOrNull(root, file)))
     .filter((s) => s.added + s.removed > 0 || s.change !== 'modify');
 }
 
@@ -472,7 +466,7 @@ function removeEmptyFolders(root: string, folders: readonly string[]): void {
 export function restoreSnapshot(root: string, record: Pick<TransactionRecord, 'snapshot' | 'createdDirs'>): string[] {
   const restored: string[] = [];
   for (const [file, before] of Object.entries(record.snapshot)) {
-    const current = readOrNull(root, file);
+    const current = readTextOrNull(root, file);
     if (current === before) continue;
     writeChange(root, file, before);
     restored.push(file);
