@@ -2,6 +2,7 @@
 // `invoke(channel, input)` that validates input before any handler runs and turns every
 // outcome into a reply envelope. Electron's ipcMain and `relay ui` are two thin bindings of it.
 import { contract, isChannelName, TRANSPORT_ERRORS, type ChannelInput, type ChannelName, type ChannelOutput, type EventEnvelope, type IpcReply } from '../shared/contract.js';
+import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { recoverPending } from '../engine/patch/transaction.js';
 import { createRuntime, type Engines, type Runtime, type RuntimeOptions } from '../engine/runtime/index.js';
@@ -52,10 +53,12 @@ export function createHost(options: HostOptions): Host {
   });
   const recorder: Recorder = attachRecorder({ runtime, store, ...(options.onRecordError ? { onError: options.onRecordError } : {}) });
   for (const project of store.projects.list()) {
-    // A pending record left by a crash is rolled back before anything else touches the project.
-    recoverPending(project.root);
     runtime.send({ type: 'RegisterProject', projectId: project.projectId, root: project.root, name: project.name, policy: project.settings.approvalPolicy });
+    // A folder that is missing now (an unmounted drive) keeps its indexed history until it is back.
+    if (!existsSync(project.root)) continue;
     try {
+      // A pending record left by a crash is rolled back before anything else touches the project.
+      recoverPending(project.root);
       store.reindex(project);
     } catch (error) {
       options.onRecordError?.(error);
