@@ -9,10 +9,10 @@ import type { ApprovalPolicy, DecisionData, FailureData, PatchReview } from '../
 import { parseResponse } from '../patch/parse.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
 import type { CommandReplies, CommandType, RuntimeCommand, TaskSettlement } from './commands.js';
-import { runAskTask, runHandoffTask, runReviewTask, runTickTask } from './engine-tasks.js';
 import { realPatchEngine, type Engines } from './engines.js';
+import { missingEngine, runTask } from './run-task.js';
+import { ApprovalBook } from './approvals.js';
 import { EventLog, type EnvelopeListener } from './event-log.js';
-import { runPatchTask, runRevertTask } from './patch-task.js';
 import { DEFAULT_POLICY, effectivePolicy } from './policy.js';
 import type { TaskContext, TaskEnd, TaskSpec } from './task-context.js';
 
@@ -74,13 +74,6 @@ interface ProjectSlot {
   readonly queue: Task[];
 }
 
-interface PendingApproval {
-  readonly approvalId: string;
-  readonly task: Task;
-  readonly review: PatchReview;
-  readonly resolve: (decision: DecisionData) => void;
-}
-
 interface Deferred<T> {
   readonly promise: Promise<T>;
   readonly resolve: (value: T) => void;
@@ -108,7 +101,7 @@ class RuntimeActor implements Runtime {
   private readonly log: EventLog;
   private readonly projects = new Map<string, ProjectSlot>();
   private readonly tasks = new Map<string, Task>();
-  private readonly approvals = new Map<string, PendingApproval>();
+  private readonly approvals: ApprovalBook;
   private readonly settlements = new Map<string, TaskSettlement>();
   private stopping: Promise<void> | null = null;
   private stopped = false;
@@ -117,6 +110,7 @@ class RuntimeActor implements Runtime {
     this.clock = options.clock ?? Date.now;
     this.newId = options.newId ?? randomUUID;
     this.engines = { ...options.engines, patch: options.engines?.patch ?? realPatchEngine };
+    this.approvals = new ApprovalBook((event) => this.emit(event));
     this.log = new EventLog({
       clock: this.clock,
       ...(options.startSeq !== undefined ? { startSeq: options.startSeq } : {}),
@@ -161,9 +155,7 @@ class RuntimeActor implements Runtime {
         policy: slot.policy,
         active: slot.active ? this.info(slot.active) : null,
         queued: slot.queue.map((t) => this.info(t)),
-        approvals: [...this.approvals.values()]
-          .filter((a) => a.task.projectId === slot.projectId)
-          .map((a) => ({ approvalId: a.approvalId, taskId: a.task.id, review: a.review })),
+        approvals: this.approvals.forProject(slot.projectId),
       })),
     };
   }
@@ -195,9 +187,9 @@ class RuntimeActor implements Runtime {
       case 'ApplyPatch':
         return this.applyPatch(command);
       case 'Approve':
-        return this.resolveApproval(command.approvalId, command.keep === undefined ? { approve: true } : { approve: true, keep: [...command.keep] });
+        return this.approvals.decide(command.approvalId, command.keep === undefined ? { approve: true } : { approve: true, keep: [...command.keep] });
       case 'Reject':
-        return this.resolveApproval(command.approvalId, command.reason === undefined ? { approve: false } : { approve: false, reason: command.reason });
+        return this.approvals.decide(command.approvalId, command.reason === undefined ? { approve: false } : { approve: false, reason: command.reason });
       case 'Revert':
         return this.enqueue(command.projectId, { kind: 'revert', transaction: command.transaction }, `Revert ${command.transaction}`);
       case 'RunTick':
@@ -259,7 +251,7 @@ class RuntimeActor implements Runtime {
   private enqueue(projectId: string, spec: TaskSpec, title: string): Result<CommandReplies['ApplyPatch']> {
     const slot = this.projects.get(projectId);
     if (!slot) return unknownProject(projectId);
-    const missing = this.missingEngine(spec);
+    const missing = missingEngine(spec, this.engines);
     if (missing) return fail('ENGINE_UNAVAILABLE', `The ${missing} engine is not part of this build yet; nothing was queued.`);
     const task: Task = {
       id: this.newId(),
@@ -279,23 +271,6 @@ class RuntimeActor implements Runtime {
     this.emit({ type: 'task.queued', taskId: task.id, projectId, kind: spec.kind, title, position });
     this.pump(slot);
     return ok({ taskId: task.id, projectId, position });
-  }
-
-  private missingEngine(spec: TaskSpec): string | null {
-    switch (spec.kind) {
-      case 'patch':
-      case 'revert':
-        return null;
-      case 'tick':
-        return this.engines.tick ? null : 'tick';
-      case 'ask':
-      case 'review':
-        return this.engines.relay ? null : 'relay';
-      case 'handoff':
-        return this.engines.handoff ? null : 'handoff';
-      default:
-        return assertNever(spec);
-    }
   }
 
   /** Starts the project's next task when none is active. */
@@ -320,31 +295,11 @@ class RuntimeActor implements Runtime {
     };
     // Run on a later turn so the command that queued the task returns before any work starts.
     void Promise.resolve()
-      .then(() => this.execute(task.spec, context))
+      .then(() => runTask(task.spec, context, this.engines))
       .then(
         (end) => this.finish(slot, task, end),
         (error: unknown) => this.finish(slot, task, this.unexpected(task, error)),
       );
-  }
-
-  private execute(spec: TaskSpec, context: TaskContext): Promise<TaskEnd> {
-    const { tick, relay, handoff } = this.engines;
-    switch (spec.kind) {
-      case 'patch':
-        return runPatchTask(context, this.engines.patch, spec);
-      case 'revert':
-        return runRevertTask(context, this.engines.patch, spec);
-      case 'tick':
-        return tick ? runTickTask(context, tick) : Promise.resolve(engineGone('tick'));
-      case 'ask':
-        return relay ? runAskTask(context, relay, spec.request) : Promise.resolve(engineGone('relay'));
-      case 'review':
-        return relay ? runReviewTask(context, relay, spec.request) : Promise.resolve(engineGone('relay'));
-      case 'handoff':
-        return handoff ? runHandoffTask(context, handoff, spec.request) : Promise.resolve(engineGone('handoff'));
-      default:
-        return assertNever(spec);
-    }
   }
 
   private unexpected(task: Task, error: unknown): TaskEnd {
@@ -355,7 +310,7 @@ class RuntimeActor implements Runtime {
   }
 
   private finish(slot: ProjectSlot, task: Task, end: TaskEnd): void {
-    this.denyApprovalsOf(task, 'no-active-task');
+    this.approvals.denyAll(task, 'no-active-task');
     this.tasks.delete(task.id);
     const kind = task.spec.kind;
     let settlement: TaskSettlement;
@@ -398,36 +353,7 @@ class RuntimeActor implements Runtime {
       this.emit({ type: 'task.approval-resolved', ...ids, decision, by: 'policy' });
       return Promise.resolve(decision);
     }
-    return new Promise<DecisionData>((resolve) => {
-      this.approvals.set(approvalId, { approvalId, task, review, resolve });
-      task.state = 'waiting-approval';
-      this.emit({ type: 'task.waiting-approval', taskId: task.id, projectId: task.projectId, approvalId, review });
-    });
-  }
-
-  private resolveApproval(approvalId: string, decision: DecisionData): Result<CommandReplies['Approve']> {
-    const pending = this.approvals.get(approvalId);
-    if (!pending) {
-      this.emit({ type: 'warning', code: 'APPROVAL_DENIED', message: `No active task is waiting for approval ${approvalId}; the decision was ignored.`, taskId: null, projectId: null });
-      return fail('APPROVAL_NOT_FOUND', `No active task is waiting for approval ${approvalId} (it was already decided, cancelled, or never existed). Nothing was changed.`);
-    }
-    this.settleApproval(pending, decision, 'user');
-    return ok({ approvalId, taskId: pending.task.id });
-  }
-
-  private settleApproval(pending: PendingApproval, decision: DecisionData, by: 'user' | 'cancel' | 'shutdown' | 'no-active-task'): void {
-    this.approvals.delete(pending.approvalId);
-    const { task } = pending;
-    if (task.state === 'waiting-approval') task.state = task.cancelReason ? 'cancelling' : 'running';
-    this.emit({ type: 'task.approval-resolved', taskId: task.id, projectId: task.projectId, approvalId: pending.approvalId, decision, by });
-    pending.resolve(decision);
-  }
-
-  private denyApprovalsOf(task: Task, by: 'cancel' | 'shutdown' | 'no-active-task'): void {
-    for (const pending of [...this.approvals.values()]) {
-      if (pending.task !== task) continue;
-      this.settleApproval(pending, { approve: false, reason: by === 'shutdown' ? 'Relay Desk is shutting down' : by === 'cancel' ? 'the task was cancelled' : 'the task ended' }, by);
-    }
+    return this.approvals.hold(approvalId, task, review);
   }
 
   private cancel(taskId: string): Result<CommandReplies['CancelTask']> {
@@ -457,7 +383,7 @@ class RuntimeActor implements Runtime {
     task.cancelReason = reason;
     task.state = 'cancelling';
     this.emit({ type: 'task.cancelling', taskId: task.id, projectId: task.projectId, reason });
-    this.denyApprovalsOf(task, reason === 'user' ? 'cancel' : 'shutdown');
+    this.approvals.denyAll(task, reason === 'user' ? 'cancel' : 'shutdown');
     task.controller.abort(new Error(reason === 'user' ? 'cancelled by the user' : 'Relay Desk is shutting down'));
   }
 
@@ -498,10 +424,6 @@ class RuntimeActor implements Runtime {
 
 function unknownProject(projectId: string): { readonly ok: false; readonly error: FailureData } {
   return fail('UNKNOWN_PROJECT', `No project "${projectId}" is registered.`);
-}
-
-function engineGone(name: string): TaskEnd {
-  return { error: { code: 'ENGINE_UNAVAILABLE', message: `The ${name} engine is not part of this build yet.` }, result: null };
 }
 
 function firstLine(text: string): string {
