@@ -10,6 +10,8 @@ await build({
   format: 'esm',
   target: 'node20',
   packages: 'external',
+  // Shared code and lazily imported commands (relay ui) go to chunks, so a command only loads what it uses.
+  splitting: true,
   sourcemap: true,
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',

@@ -26,7 +26,7 @@ if (!filtered) {
   step('build', npm, ['run', '--silent', 'build']);
   step('typecheck', npm, ['run', '--silent', 'typecheck']);
   step('lint', npm, ['run', '--silent', 'lint']);
-} else if (!existsSync('dist/cli/relay.js')) {
+} else if (!existsSync('dist/cli/relay.js') || !existsSync('out/renderer/index.html')) {
   step('build', npm, ['run', '--silent', 'build']);
 }
 

@@ -1,7 +1,8 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CONFIG_FILE, STATE_DIR, defaultRelayConfig, loadRelayConfig, writeRelayConfig, type RelayConfig } from '../engine/patch/config.js';
+import { CONFIG_FILE, STATE_DIR, loadRelayConfig, type RelayConfig } from '../engine/patch/config.js';
+import { PROJECT_ID_PATTERN, initProject } from '../engine/patch/init.js';
 import { parseResponse } from '../engine/patch/parse.js';
 import { systemPrompt } from '../engine/patch/prompt.js';
 import { findTransaction, revertTransaction } from '../engine/patch/revert.js';
@@ -60,15 +61,6 @@ function suggestLinter(root: string): string | null {
   return null;
 }
 
-function ensureGitignored(root: string): boolean {
-  const file = path.join(root, '.gitignore');
-  const entry = `${STATE_DIR}/`;
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  if (current.split(/\r?\n/).some((l) => l.trim() === entry || l.trim() === STATE_DIR || l.trim() === `/${entry}`)) return false;
-  appendFileSync(file, `${current.length > 0 && !current.endsWith('\n') ? '\n' : ''}${entry}\n`);
-  return true;
-}
-
 export function registerPatchCommands(program: Command): void {
   program
     .command('init')
@@ -85,12 +77,8 @@ export function registerPatchCommands(program: Command): void {
         return;
       }
       const projectId = (options.projectId ?? path.basename(root)).trim();
-      if (!/^[\w.-]{1,200}$/.test(projectId)) throw new UsageError(`--project-id must be letters, digits, ".", "_" or "-": ${JSON.stringify(projectId)}`);
-      const config = defaultRelayConfig(projectId);
-      const withLinter: RelayConfig = options.linter ? { ...config, patch: { ...config.patch, linter: options.linter } } : config;
-      writeRelayConfig(root, withLinter);
-      mkdirSync(path.join(root, STATE_DIR), { recursive: true });
-      const ignored = ensureGitignored(root);
+      if (!PROJECT_ID_PATTERN.test(projectId)) throw new UsageError(`--project-id must be letters, digits, ".", "_" or "-": ${JSON.stringify(projectId)}`);
+      const { ignored } = initProject(root, { projectId, ...(options.linter ? { linter: options.linter } : {}) });
       print(`✔ Created ${CONFIG_FILE} (projectId: ${projectId})${ignored ? ` and added ${STATE_DIR}/ to .gitignore` : ''}.`);
       const suggestion = suggestLinter(root);
       if (!options.linter && suggestion) print(`  Tip: to check every patch with a linter, run \`relay init\` with --linter "${suggestion}" or set patch.linter in ${CONFIG_FILE}.`);

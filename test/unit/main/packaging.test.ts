@@ -31,7 +31,7 @@ describe('electron-builder.yml', () => {
     expect(config.win.target).toEqual(['nsis']);
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.asarUnpack).toContain('**/*.node');
-    expect(config.npmRebuild).toBe(false);
+    expect(config.npmRebuild).toBe(true);
     for (const icon of [config.mac.icon, config.win.icon, config.linux.icon]) expect(existsSync(path.join(REPO_ROOT, icon))).toBe(true);
   });
 

@@ -1,0 +1,49 @@
+// The runtime's commands and what each one answers at once. Outcomes of tasks never come back
+// as replies: they arrive as events (and through `waitForTask`).
+import type { TaskInfo, TaskTicket } from '../../shared/contract.js';
+import type { ApprovalPolicy, DecisionData, FailureData, PatchSource, TaskResult } from '../../shared/schemas.js';
+import type { AskRequest, HandoffRequest, ReviewRequest } from './engines.js';
+
+export type RuntimeCommand =
+  | { readonly type: 'RegisterProject'; readonly projectId: string; readonly root: string; readonly name: string; readonly policy?: ApprovalPolicy }
+  | { readonly type: 'RemoveProject'; readonly projectId: string }
+  | { readonly type: 'SetApprovalPolicy'; readonly projectId: string; readonly policy: ApprovalPolicy }
+  /** Without projectId the answer goes to the registered project its control block names. */
+  | { readonly type: 'ApplyPatch'; readonly text: string; readonly source: PatchSource; readonly projectId?: string }
+  | { readonly type: 'Approve'; readonly approvalId: string; readonly keep?: readonly string[] }
+  | { readonly type: 'Reject'; readonly approvalId: string; readonly reason?: string }
+  /** Undo a committed transaction (uuid, unique prefix, or log index) as a new transaction. */
+  | { readonly type: 'Revert'; readonly projectId: string; readonly transaction: string }
+  | { readonly type: 'RunTick'; readonly projectId: string }
+  | { readonly type: 'Ask'; readonly projectId: string; readonly request: AskRequest }
+  | { readonly type: 'Review'; readonly projectId: string; readonly request: ReviewRequest }
+  | { readonly type: 'BuildHandoff'; readonly projectId: string; readonly request: HandoffRequest }
+  | { readonly type: 'CancelTask'; readonly taskId: string }
+  | { readonly type: 'Shutdown' };
+
+export type CommandType = RuntimeCommand['type'];
+
+/** The immediate answer to each command. */
+export interface CommandReplies {
+  readonly RegisterProject: { readonly projectId: string };
+  readonly RemoveProject: { readonly projectId: string };
+  readonly SetApprovalPolicy: { readonly projectId: string; readonly policy: ApprovalPolicy };
+  readonly ApplyPatch: TaskTicket;
+  readonly Approve: { readonly approvalId: string; readonly taskId: string };
+  readonly Reject: { readonly approvalId: string; readonly taskId: string };
+  readonly Revert: TaskTicket;
+  readonly RunTick: TaskTicket;
+  readonly Ask: TaskTicket;
+  readonly Review: TaskTicket;
+  readonly BuildHandoff: TaskTicket;
+  readonly CancelTask: { readonly taskId: string; readonly state: 'cancelling' | 'removed' };
+  /** `stopped` settles once every task has ended and `lifecycle.stopped` was emitted. */
+  readonly Shutdown: { readonly stopped: Promise<void> };
+}
+
+/** How a task ended, for callers that wait for it. */
+export type TaskSettlement =
+  | { readonly taskId: string; readonly status: 'completed'; readonly result: TaskResult }
+  | { readonly taskId: string; readonly status: 'failed'; readonly error: FailureData; readonly result: TaskResult | null };
+
+export type { TaskInfo, TaskTicket, DecisionData };

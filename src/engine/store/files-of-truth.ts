@@ -1,0 +1,235 @@
+// Readers of the files of truth that the store indexes: patch transaction records in
+// `.relaycode/` (written by src/engine/patch) and tick history in `relais/history/<run_id>/`
+// (written by the tick runner; read tolerantly, since only report.json has a schema).
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { PatchDetail, TickDetail } from '../../shared/contract.js';
+import { STATE_DIR } from '../patch/config.js';
+import { committedPath, pendingPath, readRecord, type TransactionRecord } from '../patch/state.js';
+import { describeStats, fileStat, unifiedDiff } from '../patch/summary.js';
+import { fail, ok, type Result } from '../result.js';
+import { runId, type StoredRun } from './runs.js';
+
+export const RELAIS_DIR = 'relais';
+export const TICK_HISTORY_DIR = 'relais/history';
+
+/** A file that could not be indexed, and why. */
+export interface Skipped {
+  readonly file: string;
+  readonly reason: string;
+}
+
+const COMMITTED = /^([A-Za-z0-9][A-Za-z0-9_-]*)\.yml$/;
+const PENDING = /^([A-Za-z0-9][A-Za-z0-9_-]*)\.pending\.yml$/;
+/** Names that are safe to join to a project path (no separators, no dot-dot). */
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The history row of one transaction record. */
+export function patchRunFromRecord(projectId: string, record: TransactionRecord, pending: boolean): StoredRun {
+  const title = record.gitCommitMsg ?? record.promptSummary ?? (record.revertOf ? `Revert ${record.revertOf}` : `Patch ${record.uuid.slice(0, 8)}`);
+  return {
+    id: runId(projectId, 'patch', record.uuid),
+    projectId,
+    kind: 'patch',
+    status: pending ? 'waiting' : 'done',
+    verdict: pending ? 'pending' : record.revertedBy ? 'reverted' : 'approved',
+    code: null,
+    title,
+    summary: pending ? `${Object.keys(record.snapshot).length} file(s) pending approval` : describeStats(record.files),
+    startedAt: record.createdAt,
+    endedAt: pending ? null : record.createdAt,
+    file: `${STATE_DIR}/${record.uuid}${pending ? '.pending' : ''}.yml`,
+    origin: 'file',
+    taskId: null,
+    detail: null,
+  };
+}
+
+/** History rows for every transaction record of a project (committed and pending). */
+export function readPatchRuns(projectId: string, root: string): { runs: StoredRun[]; skipped: Skipped[] } {
+  const dir = path.join(root, STATE_DIR);
+  if (!existsSync(dir)) return { runs: [], skipped: [] };
+  const names = readdirSync(dir);
+  const committed = new Set(names.map((n) => (PENDING.test(n) ? undefined : COMMITTED.exec(n)?.[1])).filter((u): u is string => u !== undefined));
+  const runs: StoredRun[] = [];
+  const skipped: Skipped[] = [];
+  for (const name of names) {
+    const pendingUuid = PENDING.exec(name)?.[1];
+    const committedUuid = pendingUuid ? undefined : COMMITTED.exec(name)?.[1];
+    if (!pendingUuid && !committedUuid) continue;
+    // A pending file beside its committed record is a leftover of an interrupted cleanup.
+    if (pendingUuid && committed.has(pendingUuid)) continue;
+    try {
+      runs.push(patchRunFromRecord(projectId, readRecord(path.join(dir, name)), pendingUuid !== undefined));
+    } catch (error) {
+      skipped.push({ file: `${STATE_DIR}/${name}`, reason: (error as Error).message });
+    }
+  }
+  return { runs, skipped };
+}
+
+/** The record of one transaction, committed or pending; null when neither file exists or it is unreadable. */
+export function readPatchRecord(root: string, uuid: string): { record: TransactionRecord; pending: boolean } | null {
+  if (!SAFE_KEY.test(uuid)) return null;
+  for (const [file, pending] of [
+    [committedPath(root, uuid), false],
+    [pendingPath(root, uuid), true],
+  ] as const) {
+    if (!existsSync(file)) continue;
+    try {
+      return { record: readRecord(file), pending };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** What the run detail shows for a transaction: reasoning, diffs, message, linter output, state. */
+export function readPatchDetail(root: string, uuid: string): Result<PatchDetail, 'RECORD_NOT_FOUND'> {
+  const found = readPatchRecord(root, uuid);
+  if (!found) return fail('RECORD_NOT_FOUND', `No readable transaction record ${uuid} in ${path.join(root, STATE_DIR)}.`);
+  const { record, pending } = found;
+  const files = pending
+    ? // A pending transaction's "after" is what is on disk now.
+      Object.entries(record.snapshot).map(([file, before]) => {
+        const now = readOrNull(path.join(root, file));
+        return { ...fileStat(file, before, now), diff: unifiedDiff(file, before, now) };
+      })
+    : record.files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, record.result[f.path] ?? null) }));
+  return ok({
+    kind: 'patch',
+    state: pending ? 'pending' : record.revertedBy ? 'reverted' : 'approved',
+    uuid: record.uuid,
+    source: record.source,
+    reasoning: [...record.reasoning],
+    files,
+    gitCommitMsg: record.gitCommitMsg ?? null,
+    promptSummary: record.promptSummary ?? null,
+    linter: record.linter ?? null,
+    revertOf: record.revertOf ?? null,
+    revertedBy: record.revertedBy ?? null,
+    warnings: [...record.warnings],
+    error: null,
+  });
+}
+
+type Json = Record<string, unknown>;
+
+function readJson(file: string): { value: Json | null; error: string | null } {
+  const text = readOrNull(file);
+  if (text === null) return { value: null, error: null };
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { value: value as Json, error: null } : { value: null, error: 'not a JSON object' };
+  } catch (error) {
+    return { value: null, error: (error as Error).message };
+  }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.trunc(value) : 0;
+}
+
+function time(value: unknown): string | null {
+  const candidate = text(value);
+  return candidate && !Number.isNaN(Date.parse(candidate)) ? candidate : null;
+}
+
+function object(value: unknown): Json | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+}
+
+/** "3 files, +10/-2, 1 new" from a report's blast_radius. */
+function blastRadius(blast: Json | null): string {
+  if (!blast) return '';
+  const files = count(blast.files_touched);
+  const created = count(blast.new_files);
+  return `${files} file${files === 1 ? '' : 's'}, +${count(blast.lines_added)}/-${count(blast.lines_deleted)}${created > 0 ? `, ${created} new` : ''}`;
+}
+
+/**
+ * The history row of one tick from `relais/history/<dir>/`: report.json when present (the
+ * tick's source of truth), meta.json for what a report lacks. Unknown fields are ignored.
+ */
+export function readTickRun(projectId: string, root: string, dir: string): { run: StoredRun } | { skipped: Skipped } {
+  const folder = path.join(root, TICK_HISTORY_DIR, dir);
+  const where = `${TICK_HISTORY_DIR}/${dir}`;
+  if (!SAFE_KEY.test(dir)) return { skipped: { file: where, reason: 'not a run id' } };
+  const report = readJson(path.join(folder, 'report.json'));
+  const meta = readJson(path.join(folder, 'meta.json'));
+  if (!report.value && !meta.value) {
+    return { skipped: { file: where, reason: report.error ? `report.json: ${report.error}` : meta.error ? `meta.json: ${meta.error}` : 'no report.json or meta.json' } };
+  }
+  const r = report.value ?? {};
+  const m = meta.value ?? {};
+  const task = object(r.task) ?? object(m.task);
+  const verdict = ['success', 'stop', 'blocked'].includes(String(r.verdict)) ? String(r.verdict) : null;
+  let folderTime: string;
+  try {
+    folderTime = statSync(folder).mtime.toISOString();
+  } catch {
+    folderTime = new Date(0).toISOString();
+  }
+  const startedAt = time(r.started_at) ?? time(m.started_at) ?? folderTime;
+  return {
+    run: {
+      id: runId(projectId, 'tick', dir),
+      projectId,
+      kind: 'tick',
+      status: report.value ? 'done' : 'failed',
+      verdict,
+      code: text(r.code) ?? (report.value ? null : 'REPORT_MISSING'),
+      title: text(task?.intent) ?? text(m.intent) ?? text(m.title) ?? `Tick ${text(r.run_id) ?? dir}`,
+      summary: blastRadius(object(r.blast_radius)),
+      startedAt,
+      endedAt: time(r.ended_at) ?? time(m.ended_at),
+      file: report.value ? `${where}/report.json` : `${where}/meta.json`,
+      origin: 'file',
+      taskId: null,
+      detail: null,
+    },
+  };
+}
+
+/** History rows for every tick in `relais/history/`. */
+export function readTickRuns(projectId: string, root: string): { runs: StoredRun[]; skipped: Skipped[] } {
+  const history = path.join(root, TICK_HISTORY_DIR);
+  if (!existsSync(history)) return { runs: [], skipped: [] };
+  const runs: StoredRun[] = [];
+  const skipped: Skipped[] = [];
+  for (const entry of readdirSync(history, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const read = readTickRun(projectId, root, entry.name);
+    if ('run' in read) runs.push(read.run);
+    else skipped.push(read.skipped);
+  }
+  return { runs, skipped };
+}
+
+/** What the run detail shows for a tick: its report (JSON and Markdown), meta, and the budgets in STATE.json now. */
+export function readTickDetail(root: string, dir: string): Result<TickDetail, 'RECORD_NOT_FOUND'> {
+  const folder = path.join(root, TICK_HISTORY_DIR, dir);
+  if (!SAFE_KEY.test(dir) || !existsSync(folder)) return fail('RECORD_NOT_FOUND', `No tick history ${dir} in ${path.join(root, TICK_HISTORY_DIR)}.`);
+  const report = readJson(path.join(folder, 'report.json'));
+  return ok({
+    kind: 'tick',
+    runId: text(report.value?.run_id) ?? dir,
+    report: report.value,
+    reportMarkdown: readOrNull(path.join(folder, 'report.md')),
+    meta: readJson(path.join(folder, 'meta.json')).value,
+    state: readJson(path.join(root, RELAIS_DIR, 'STATE.json')).value,
+  });
+}

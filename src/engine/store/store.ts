@@ -1,0 +1,98 @@
+import { existsSync, renameSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ReindexSummary } from '../../shared/contract.js';
+import { openDatabase, type OpenDatabaseOptions } from './database.js';
+import { eventsRepository, type EventsRepository } from './events.js';
+import { projectsRepository, type ProjectRecord, type ProjectsRepository } from './projects.js';
+import { indexPatch, indexTick, reindexProject, type ProjectRef } from './reindex.js';
+import { runsRepository, type RunsRepository, type StoredRun } from './runs.js';
+import { settingsRepository, type SettingsRepository } from './settings.js';
+
+/** The app's own database: registered projects, settings, the event log, and an index of the files of truth. */
+export interface Store {
+  readonly file: string;
+  readonly projects: ProjectsRepository;
+  readonly runs: RunsRepository;
+  readonly events: EventsRepository;
+  readonly settings: SettingsRepository;
+  /** Rebuilds the project's history rows from `.relaycode/` and `relais/history/`. */
+  reindex(project: ProjectRef): ReindexSummary;
+  /** Indexes one patch transaction record (after the app applied or reverted it). */
+  indexPatch(project: ProjectRef, uuid: string, taskId: string | null): StoredRun | null;
+  /** Indexes one tick history folder. */
+  indexTick(project: ProjectRef, runId: string, taskId: string | null): StoredRun | null;
+  /** Runs `fn` in one SQLite transaction. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+function wrap(file: string, db: BetterSqlite3.Database): Store {
+  const runs = runsRepository(db);
+  return {
+    file,
+    projects: projectsRepository(db),
+    runs,
+    events: eventsRepository(db),
+    settings: settingsRepository(db),
+    reindex: (project) => reindexProject(db, runs, project),
+    indexPatch: (project, uuid, taskId) => indexPatch(runs, project, uuid, taskId),
+    indexTick: (project, runId, taskId) => indexTick(runs, project, runId, taskId),
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** Opens the store; throws a StoreError (STORE_CORRUPT, STORE_TOO_NEW, …) when the file cannot be trusted. */
+export function openStore(options: OpenDatabaseOptions): Store {
+  return wrap(options.file, openDatabase(options));
+}
+
+export interface RebuildOutcome {
+  readonly store: Store;
+  /** Where the damaged file was moved (null when there was no file). */
+  readonly movedTo: string | null;
+  /** Projects read back from the damaged file and registered again. */
+  readonly projects: readonly ProjectRecord[];
+  readonly reindexed: readonly ReindexSummary[];
+}
+
+/**
+ * Moves a damaged database aside (with its -wal and -shm files), creates a fresh one, registers
+ * again whatever projects can still be read from the old file, and reindexes them from their
+ * files of truth. App-only runs (asks, reviews, rejected patches) of the old file are lost.
+ */
+export function rebuildStore(options: OpenDatabaseOptions & { readonly now?: () => Date }): RebuildOutcome {
+  const { file } = options;
+  const now = options.now ?? (() => new Date());
+  const salvaged = existsSync(file) ? salvageProjects(file, options.nativeBinding) : [];
+  let movedTo: string | null = null;
+  if (existsSync(file)) {
+    movedTo = `${file}.damaged-${now().toISOString().replace(/[:.]/g, '-')}`;
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
+    }
+  }
+  const store = openStore(options);
+  const reindexed: ReindexSummary[] = [];
+  for (const project of salvaged) {
+    store.projects.upsert(project);
+    if (existsSync(project.root)) reindexed.push(store.reindex(project));
+  }
+  return { store, movedTo, projects: salvaged, reindexed };
+}
+
+/** Best effort: the projects a damaged file still yields (none when even that table is unreadable). */
+function salvageProjects(file: string, nativeBinding: string | undefined): ProjectRecord[] {
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    return projectsRepository(db).list();
+  } catch {
+    return [];
+  } finally {
+    db?.close();
+  }
+}

@@ -1,0 +1,90 @@
+// One handler per contract channel, over one runtime and one store. Handlers receive input
+// already validated by the contract's zod schema and return a Result; they never see the
+// transport (Electron IPC or WebSocket).
+import type { ChannelArgs, ChannelName, ChannelOutput } from '../shared/contract.js';
+import { loadRelayConfig } from '../engine/patch/config.js';
+import { systemPrompt } from '../engine/patch/prompt.js';
+import { fail, ok, type Result } from '../engine/result.js';
+import type { Runtime } from '../engine/runtime/index.js';
+import type { Store } from '../engine/store/index.js';
+import { registerProject, removeProject, toProject, updateProjectSettings } from './projects.js';
+import type { Recorder } from './recorder.js';
+import { getRunDetail } from './run-detail.js';
+
+export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
+
+/** The handler table: exactly one handler per channel (the type makes a missing one a compile error). */
+export type Handlers = { readonly [C in ChannelName]: Handler<C> };
+
+export interface HandlerDeps {
+  readonly runtime: Runtime;
+  readonly store: Store;
+  readonly recorder: Recorder;
+  readonly now: () => Date;
+}
+
+/** Builds the handler table. */
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const { runtime, store } = deps;
+  const project = (projectId: string) => {
+    const record = store.projects.get(projectId);
+    return record ? ok(record) : fail('UNKNOWN_PROJECT', `No project "${projectId}" is registered.`);
+  };
+  return {
+    listProjects: () => ok(store.projects.list().map(toProject)),
+    registerProject: (args) => registerProject(deps, args),
+    removeProject: (args) => removeProject(deps, args.projectId),
+    updateProjectSettings: (args) => updateProjectSettings(deps, args),
+    getSystemPrompt: (args) => {
+      const found = project(args.projectId);
+      if (!found.ok) return found;
+      const config = loadRelayConfig(found.value.root);
+      return ok({ projectId: found.value.projectId, prompt: systemPrompt(config.ok ? config.value.projectId : found.value.projectId) });
+    },
+    reindexProject: (args) => {
+      const found = project(args.projectId);
+      return found.ok ? ok(store.reindex(found.value)) : found;
+    },
+    listRuns: (args) => {
+      const listed = store.runs.list({
+        limit: args.limit,
+        ...(args.projectId !== undefined ? { projectId: args.projectId } : {}),
+        ...(args.kind !== undefined ? { kind: args.kind } : {}),
+        ...(args.status !== undefined ? { status: args.status } : {}),
+        ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+      });
+      return 'error' in listed ? fail('CURSOR_INVALID', 'The cursor is not one this history gave out; list again from the first page.') : ok(listed);
+    },
+    getRun: (args) => getRunDetail(store, args.runId),
+    applyPatch: (args) => runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(args.projectId !== undefined ? { projectId: args.projectId } : {}) }),
+    approve: (args) => runtime.send({ type: 'Approve', approvalId: args.approvalId, ...(args.keep !== undefined ? { keep: args.keep } : {}) }),
+    reject: (args) => runtime.send({ type: 'Reject', approvalId: args.approvalId, ...(args.reason !== undefined ? { reason: args.reason } : {}) }),
+    revert: (args) => runtime.send({ type: 'Revert', projectId: args.projectId, transaction: args.transaction }),
+    runTick: (args) => runtime.send({ type: 'RunTick', projectId: args.projectId }),
+    ask: (args) => {
+      const request = {
+        prompt: args.prompt,
+        includeDiff: args.includeDiff,
+        ...(args.backend !== undefined ? { backend: args.backend } : {}),
+        ...(args.context !== undefined ? { context: args.context } : {}),
+      };
+      const reply = runtime.send({ type: 'Ask', projectId: args.projectId, request });
+      if (reply.ok) deps.recorder.note(reply.value.taskId, { prompt: args.prompt, ...(args.backend !== undefined ? { backend: args.backend } : {}) });
+      return reply;
+    },
+    review: (args) => {
+      const request = {
+        ...(args.backend !== undefined ? { backend: args.backend } : {}),
+        ...(args.base !== undefined ? { base: args.base } : {}),
+        ...(args.prompt !== undefined ? { prompt: args.prompt } : {}),
+      };
+      const reply = runtime.send({ type: 'Review', projectId: args.projectId, request });
+      if (reply.ok) deps.recorder.note(reply.value.taskId, { ...(args.prompt !== undefined ? { prompt: args.prompt } : {}), ...(args.backend !== undefined ? { backend: args.backend } : {}) });
+      return reply;
+    },
+    buildHandoff: (args) => runtime.send({ type: 'BuildHandoff', projectId: args.projectId, request: args.target !== undefined ? { target: args.target } : {} }),
+    cancelTask: (args) => runtime.send({ type: 'CancelTask', taskId: args.taskId }),
+    getRuntimeState: () => ok(runtime.state()),
+    replayEvents: (args) => ok(runtime.replay(args.since)),
+  };
+}

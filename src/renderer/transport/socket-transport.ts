@@ -1,0 +1,115 @@
+// window.relay over the `relay ui` WebSocket: the browser twin of the Electron preload. It only
+// relies on the standard WebSocket interface (given as a constructor, so Node tests can pass
+// the `ws` package's), never on DOM types, and imports nothing at runtime but the shared list.
+import type { ChannelName, EventEnvelope, IpcReply } from '../../shared/contract.js';
+import type { CallFrame, ServerFrame } from '../../shared/wire.js';
+import type { EventListener } from '../../shared/api.js';
+
+/** The slice of the WebSocket interface this client uses. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'close' | 'message' | 'error', listener: (event: { data?: unknown; code?: number }) => void): void;
+}
+
+export type SocketConstructor = new (url: string) => SocketLike;
+
+export interface SocketTransportOptions {
+  readonly url: string;
+  readonly WebSocket: SocketConstructor;
+  /** Delay before reconnecting after the socket closes (ms); the delay doubles up to 10 s. */
+  readonly reconnectMs?: number;
+}
+
+export interface SocketTransport {
+  invoke(channel: ChannelName, input: unknown): Promise<IpcReply<unknown>>;
+  subscribe(listener: EventListener): () => void;
+  close(): void;
+}
+
+const OPEN = 1;
+
+/** Connects (and reconnects) to the server; calls made while disconnected wait for the connection. */
+export function createSocketTransport(options: SocketTransportOptions): SocketTransport {
+  const listeners = new Set<EventListener>();
+  const pending = new Map<string | number, (reply: IpcReply<unknown>) => void>();
+  let outbox: string[] = [];
+  let nextId = 1;
+  let lastSeq = 0;
+  let closed = false;
+  let delay = options.reconnectMs ?? 500;
+  let socket: SocketLike;
+
+  const deliver = (envelope: EventEnvelope): void => {
+    // Events replayed after a reconnect may overlap those already seen.
+    if (envelope.seq <= lastSeq) return;
+    lastSeq = envelope.seq;
+    for (const listener of [...listeners]) listener(envelope);
+  };
+
+  const connect = (): void => {
+    socket = new options.WebSocket(options.url);
+    socket.addEventListener('open', () => {
+      delay = options.reconnectMs ?? 500;
+      const queued = outbox;
+      outbox = [];
+      for (const frame of queued) socket.send(frame);
+      // Catch up on events missed while disconnected.
+      if (lastSeq > 0) {
+        void invoke('replayEvents', { since: lastSeq }).then((reply) => {
+          if (reply.ok) for (const envelope of (reply.value as { events: EventEnvelope[] }).events) deliver(envelope);
+        });
+      }
+    });
+    socket.addEventListener('message', (event) => {
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(String(event.data)) as ServerFrame;
+      } catch {
+        return;
+      }
+      if (frame.type === 'event') deliver(frame.envelope);
+      else if (frame.type === 'reply' || (frame.type === 'refused' && frame.id !== null)) {
+        const resolve = pending.get(frame.id!);
+        pending.delete(frame.id!);
+        resolve?.(frame.type === 'reply' ? frame.reply : { ok: false, error: frame.error });
+      }
+    });
+    socket.addEventListener('close', (event) => {
+      const error = event.code === 1009 ? { code: 'MESSAGE_TOO_LARGE', message: 'The call was larger than the server accepts.' } : { code: 'DISCONNECTED', message: 'The connection to Relay Desk closed before it answered.' };
+      for (const resolve of pending.values()) resolve({ ok: false, error });
+      pending.clear();
+      if (closed) return;
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 10_000);
+    });
+  };
+
+  const invoke = (channel: ChannelName, input: unknown): Promise<IpcReply<unknown>> => {
+    if (closed) return Promise.resolve({ ok: false, error: { code: 'DISCONNECTED', message: 'The transport is closed.' } });
+    const id = nextId++;
+    const frame: CallFrame = { id, channel, input };
+    return new Promise((resolve) => {
+      pending.set(id, resolve);
+      const text = JSON.stringify(frame);
+      if (socket.readyState === OPEN) socket.send(text);
+      else outbox.push(text);
+    });
+  };
+
+  connect();
+  return {
+    invoke,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    close: () => {
+      closed = true;
+      socket.close(1000, 'closed');
+    },
+  };
+}

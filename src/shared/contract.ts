@@ -1,0 +1,276 @@
+// The IPC contract: every channel between the UI and the host, declared once with a zod schema
+// for its input and its output. Electron's ipcMain binding, the `relay ui` WebSocket binding,
+// the preload and the renderer all derive from this table. Renderer-safe: imports zod only.
+import { z } from 'zod';
+import { EventEnvelopeSchema, type EventEnvelope } from './events.js';
+import {
+  ApprovalPolicySchema,
+  CommandLineSchema,
+  FailureSchema,
+  FileDiffSchema,
+  PatchReviewSchema,
+  PatchSourceSchema,
+  ProjectIdSchema,
+  ProjectSchema,
+  RunKindSchema,
+  RunStatusSchema,
+  TaskKindSchema,
+  UsageSchema,
+} from './schemas.js';
+
+const Empty = z.strictObject({});
+const ById = z.strictObject({ projectId: ProjectIdSchema });
+const Id = z.string().min(1).max(300);
+
+/** What a command that starts a task returns at once; the outcome arrives as events. */
+export const TaskTicketSchema = z.strictObject({
+  taskId: z.string(),
+  projectId: z.string(),
+  /** Tasks of the same project ahead of this one (0: it started at once). */
+  position: z.number().int().min(0),
+});
+export type TaskTicket = z.infer<typeof TaskTicketSchema>;
+
+/** One row of the run history. */
+export const RunSchema = z.strictObject({
+  id: z.string(),
+  projectId: z.string(),
+  kind: RunKindSchema,
+  status: RunStatusSchema,
+  /** Kind-specific outcome: approved / rejected / reverted / rolled-back / skipped for patches, success / stop / blocked for ticks. */
+  verdict: z.string().nullable(),
+  code: z.string().nullable(),
+  title: z.string(),
+  summary: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  /** Project-relative path of the file of truth (null for runs only the app knows). */
+  file: z.string().nullable(),
+  /** `file`: rebuilt from the project's files by reindex; `app`: known only to this app's store. */
+  origin: z.enum(['file', 'app']),
+  taskId: z.string().nullable(),
+});
+export type Run = z.infer<typeof RunSchema>;
+
+export const PatchStateSchema = z.enum(['pending', 'approved', 'rejected', 'rolled-back', 'reverted', 'skipped']);
+
+export const PatchDetailSchema = z.strictObject({
+  kind: z.literal('patch'),
+  state: PatchStateSchema,
+  uuid: z.string(),
+  source: z.string().nullable(),
+  reasoning: z.array(z.string()),
+  files: z.array(FileDiffSchema),
+  gitCommitMsg: z.string().nullable(),
+  promptSummary: z.string().nullable(),
+  linter: z.strictObject({ errorsBefore: z.number(), errorsAfter: z.number(), output: z.string() }).nullable(),
+  revertOf: z.string().nullable(),
+  revertedBy: z.string().nullable(),
+  warnings: z.array(z.string()),
+  error: FailureSchema.nullable(),
+});
+export type PatchDetail = z.infer<typeof PatchDetailSchema>;
+
+export const TickDetailSchema = z.strictObject({
+  kind: z.literal('tick'),
+  runId: z.string(),
+  /** relais/history/<run_id>/report.json as written (REPORT.json is the tick's source of truth). */
+  report: z.unknown(),
+  reportMarkdown: z.string().nullable(),
+  meta: z.unknown(),
+  /** relais/STATE.json now: the budget counters. */
+  state: z.unknown(),
+});
+export type TickDetail = z.infer<typeof TickDetailSchema>;
+
+export const RelayDetailSchema = z.strictObject({
+  kind: z.enum(['relay', 'review']),
+  backend: z.string().nullable(),
+  prompt: z.string().nullable(),
+  text: z.string(),
+  usage: UsageSchema.nullable(),
+  error: FailureSchema.nullable(),
+});
+
+export const HandoffDetailSchema = z.strictObject({
+  kind: z.literal('handoff'),
+  briefId: z.string().nullable(),
+  path: z.string().nullable(),
+  markdown: z.string().nullable(),
+  warnings: z.array(z.string()),
+  error: FailureSchema.nullable(),
+});
+
+export const RunDetailSchema = z.strictObject({
+  run: RunSchema,
+  detail: z.discriminatedUnion('kind', [PatchDetailSchema, TickDetailSchema, RelayDetailSchema, HandoffDetailSchema]).nullable(),
+  /** Why the detail could not be read from its file of truth, when it could not. */
+  detailError: z.string().nullable(),
+  /** The runtime events of the task that made the run, oldest first (empty for runs made with the CLI). */
+  events: z.array(EventEnvelopeSchema),
+});
+export type RunDetail = z.infer<typeof RunDetailSchema>;
+
+export const TaskInfoSchema = z.strictObject({
+  taskId: z.string(),
+  projectId: z.string(),
+  kind: TaskKindSchema,
+  title: z.string(),
+  state: z.enum(['queued', 'running', 'waiting-approval', 'cancelling']),
+  queuedAt: z.number().int(),
+  startedAt: z.number().int().nullable(),
+});
+export type TaskInfo = z.infer<typeof TaskInfoSchema>;
+
+/** What the runtime is doing now: enough for a window opened late to show pending approvals. */
+export const RuntimeStateSchema = z.strictObject({
+  stopped: z.boolean(),
+  lastSeq: z.number().int().min(0),
+  projects: z.array(
+    z.strictObject({
+      projectId: z.string(),
+      policy: ApprovalPolicySchema,
+      active: TaskInfoSchema.nullable(),
+      queued: z.array(TaskInfoSchema),
+      approvals: z.array(z.strictObject({ approvalId: z.string(), taskId: z.string(), review: PatchReviewSchema })),
+    }),
+  ),
+});
+export type RuntimeState = z.infer<typeof RuntimeStateSchema>;
+
+export const ReindexSummarySchema = z.strictObject({
+  projectId: z.string(),
+  patches: z.number().int().min(0),
+  ticks: z.number().int().min(0),
+  /** Rows rebuilt from files that no longer exist and were dropped. */
+  removed: z.number().int().min(0),
+  skipped: z.array(z.strictObject({ file: z.string(), reason: z.string() })),
+});
+export type ReindexSummary = z.infer<typeof ReindexSummarySchema>;
+
+function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): { readonly input: I; readonly output: O } {
+  return { input, output };
+}
+
+/**
+ * Every channel, once. The key is the function name on `window.relay` and the suffix of the
+ * Electron IPC channel (`relay:<key>`).
+ */
+export const contract = {
+  listProjects: channel(Empty, z.array(ProjectSchema)),
+  registerProject: channel(
+    z.strictObject({
+      /** Absolute path of the project folder. */
+      root: z.string().min(1).max(4096),
+      /** Used only when the folder has no relay.config.json yet (default: the folder name). */
+      projectId: ProjectIdSchema.optional(),
+      name: z.string().max(200).optional(),
+    }),
+    ProjectSchema,
+  ),
+  removeProject: channel(ById, z.strictObject({ projectId: z.string() })),
+  updateProjectSettings: channel(
+    z.strictObject({
+      projectId: ProjectIdSchema,
+      approvalPolicy: ApprovalPolicySchema.optional(),
+      /** Written to relay.config.json `patch.linter`; null removes it. */
+      linter: CommandLineSchema.nullable().optional(),
+      watching: z.boolean().optional(),
+    }),
+    ProjectSchema,
+  ),
+  getSystemPrompt: channel(ById, z.strictObject({ projectId: z.string(), prompt: z.string() })),
+  reindexProject: channel(ById, ReindexSummarySchema),
+
+  listRuns: channel(
+    z.strictObject({
+      projectId: ProjectIdSchema.optional(),
+      kind: RunKindSchema.optional(),
+      status: RunStatusSchema.optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+      /** `nextCursor` of the previous page. */
+      cursor: z.string().max(1000).optional(),
+    }),
+    z.strictObject({ runs: z.array(RunSchema), nextCursor: z.string().nullable() }),
+  ),
+  getRun: channel(z.strictObject({ runId: Id }), RunDetailSchema),
+
+  applyPatch: channel(
+    z.strictObject({
+      text: z.string().min(1).max(4_000_000),
+      source: PatchSourceSchema,
+      /** The project to apply to; omitted: the one the answer's projectId names. */
+      projectId: ProjectIdSchema.optional(),
+    }),
+    TaskTicketSchema,
+  ),
+  approve: channel(
+    z.strictObject({ approvalId: Id, keep: z.array(z.string().min(1)).max(10_000).optional() }),
+    z.strictObject({ approvalId: z.string(), taskId: z.string() }),
+  ),
+  reject: channel(
+    z.strictObject({ approvalId: Id, reason: z.string().max(2000).optional() }),
+    z.strictObject({ approvalId: z.string(), taskId: z.string() }),
+  ),
+  revert: channel(z.strictObject({ projectId: ProjectIdSchema, transaction: Id }), TaskTicketSchema),
+  runTick: channel(ById, TaskTicketSchema),
+  ask: channel(
+    z.strictObject({
+      projectId: ProjectIdSchema,
+      prompt: z.string().min(1).max(1_000_000),
+      backend: z.string().max(100).optional(),
+      includeDiff: z.boolean().default(false),
+      context: z.string().max(1_000_000).optional(),
+    }),
+    TaskTicketSchema,
+  ),
+  review: channel(
+    z.strictObject({
+      projectId: ProjectIdSchema,
+      backend: z.string().max(100).optional(),
+      base: z.string().max(200).optional(),
+      prompt: z.string().max(1_000_000).optional(),
+    }),
+    TaskTicketSchema,
+  ),
+  buildHandoff: channel(z.strictObject({ projectId: ProjectIdSchema, target: z.string().max(100).optional() }), TaskTicketSchema),
+  cancelTask: channel(z.strictObject({ taskId: Id }), z.strictObject({ taskId: z.string(), state: z.enum(['cancelling', 'removed']) })),
+  getRuntimeState: channel(Empty, RuntimeStateSchema),
+
+  /** Events after `since` still held in memory, for a window that (re)connects; live ones arrive through onEvent. */
+  replayEvents: channel(
+    z.strictObject({ since: z.number().int().min(0).default(0) }),
+    z.strictObject({ events: z.array(EventEnvelopeSchema), complete: z.boolean() }),
+  ),
+} as const;
+
+export type Contract = typeof contract;
+export type ChannelName = keyof Contract;
+/** What a caller passes (defaults not yet applied). */
+export type ChannelInput<C extends ChannelName> = z.input<Contract[C]['input']>;
+/** What a handler receives (validated, defaults applied). */
+export type ChannelArgs<C extends ChannelName> = z.output<Contract[C]['input']>;
+export type ChannelOutput<C extends ChannelName> = z.output<Contract[C]['output']>;
+
+/** How every reply crosses a process boundary: errors are data, never thrown exceptions. */
+export type IpcReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** Error codes the transport itself produces (handlers add their own, e.g. UNKNOWN_PROJECT). */
+export const TRANSPORT_ERRORS = {
+  invalidInput: 'INVALID_INPUT',
+  unknownChannel: 'UNKNOWN_CHANNEL',
+  internal: 'INTERNAL',
+  outputInvalid: 'OUTPUT_INVALID',
+  malformedMessage: 'MALFORMED_MESSAGE',
+  disconnected: 'DISCONNECTED',
+  unavailable: 'UNAVAILABLE',
+} as const;
+
+/** The envelope schema for events pushed to listeners. */
+export { EventEnvelopeSchema };
+export type { EventEnvelope };
+
+/** True when `name` is a channel of the contract. */
+export function isChannelName(name: string): name is ChannelName {
+  return Object.prototype.hasOwnProperty.call(contract, name);
+}

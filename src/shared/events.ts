@@ -1,0 +1,92 @@
+// The runtime's event union, declared once. Every event travels in an envelope
+// `{ seq, ts, event }`; `seq` increases strictly across the runtime, so a listener that saw seq N
+// can ask for everything after N and miss nothing. Renderer-safe: imports zod only.
+import { z } from 'zod';
+import {
+  ApprovalPolicySchema,
+  DecisionSchema,
+  FailureSchema,
+  FileStatSchema,
+  PatchReviewSchema,
+  TaskKindSchema,
+  TaskResultSchema,
+  UsageSchema,
+} from './schemas.js';
+
+const task = { taskId: z.string(), projectId: z.string() };
+const scope = { taskId: z.string().nullable(), projectId: z.string().nullable() };
+
+const lifecycle = [
+  z.strictObject({ type: z.literal('lifecycle.started'), version: z.string() }),
+  z.strictObject({ type: z.literal('lifecycle.stopping'), reason: z.string() }),
+  z.strictObject({ type: z.literal('lifecycle.stopped') }),
+] as const;
+
+const project = [
+  z.strictObject({ type: z.literal('project.registered'), projectId: z.string(), root: z.string(), name: z.string(), policy: ApprovalPolicySchema }),
+  z.strictObject({ type: z.literal('project.removed'), projectId: z.string() }),
+  z.strictObject({ type: z.literal('project.policy-changed'), projectId: z.string(), policy: ApprovalPolicySchema }),
+] as const;
+
+const taskEvents = [
+  /** position: how many tasks of the project are ahead of this one (0: it starts now). */
+  z.strictObject({ type: z.literal('task.queued'), ...task, kind: TaskKindSchema, title: z.string(), position: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('task.started'), ...task, kind: TaskKindSchema, title: z.string() }),
+  z.strictObject({ type: z.literal('task.waiting-approval'), ...task, approvalId: z.string(), review: PatchReviewSchema }),
+  z.strictObject({
+    type: z.literal('task.approval-resolved'),
+    ...task,
+    approvalId: z.string(),
+    decision: DecisionSchema,
+    by: z.enum(['user', 'policy', 'cancel', 'shutdown', 'no-active-task']),
+  }),
+  z.strictObject({ type: z.literal('task.cancelling'), ...task, reason: z.enum(['user', 'shutdown']) }),
+  z.strictObject({ type: z.literal('task.completed'), ...task, kind: TaskKindSchema, result: TaskResultSchema }),
+  /** A task that threw, was cancelled, or whose engine is missing; `result` holds what the engine still reported. */
+  z.strictObject({ type: z.literal('task.failed'), ...task, kind: TaskKindSchema, error: FailureSchema, result: TaskResultSchema.nullable() }),
+] as const;
+
+const patch = [
+  z.strictObject({ type: z.literal('patch.recovered'), ...task, uuid: z.string(), restored: z.array(z.string()) }),
+  z.strictObject({ type: z.literal('patch.parsed'), ...task, uuid: z.string(), operations: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('patch.applied'), ...task, uuid: z.string(), files: z.array(FileStatSchema) }),
+  z.strictObject({
+    type: z.literal('patch.command'),
+    ...task,
+    uuid: z.string(),
+    which: z.enum(['preCommand', 'postCommand', 'linter']),
+    argv: z.array(z.string()),
+    exitCode: z.number().int(),
+  }),
+  z.strictObject({ type: z.literal('patch.committed'), ...task, uuid: z.string(), files: z.array(FileStatSchema) }),
+  z.strictObject({ type: z.literal('patch.rolled-back'), ...task, uuid: z.string(), reason: FailureSchema }),
+] as const;
+
+const engines = [
+  /** One stage of a tick (orchestrator, builder, judge, verify…); the payload is the tick engine's, JSON only. */
+  z.strictObject({ type: z.literal('tick.stage'), ...task, stage: z.string(), payload: z.unknown() }),
+  z.strictObject({ type: z.literal('relay.output'), ...task, stream: z.enum(['stdout', 'stderr', 'text']), text: z.string() }),
+  z.strictObject({ type: z.literal('metrics.usage'), ...task, usage: UsageSchema }),
+] as const;
+
+const notices = [
+  z.strictObject({ type: z.literal('warning'), code: z.string(), message: z.string(), ...scope }),
+  z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string(), ...scope }),
+] as const;
+
+export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...engines, ...notices]);
+export type RuntimeEvent = z.infer<typeof RuntimeEventSchema>;
+export type RuntimeEventType = RuntimeEvent['type'];
+
+export const EventEnvelopeSchema = z.strictObject({
+  seq: z.number().int().positive(),
+  /** Milliseconds since the Unix epoch, from the runtime's clock. */
+  ts: z.number().int(),
+  event: RuntimeEventSchema,
+});
+export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
+
+/** The family of an event: the part of its type before the first dot. */
+export function eventFamily(type: RuntimeEventType): 'lifecycle' | 'project' | 'task' | 'patch' | 'tick' | 'relay' | 'metrics' | 'warning' | 'error' {
+  return type.split('.')[0] as ReturnType<typeof eventFamily>;
+}

@@ -1,0 +1,52 @@
+import { WebSocket } from 'ws';
+import type { ServerFrame } from '../../src/shared/wire.js';
+
+/** A WebSocket client for tests: collects frames and says how the connection ended. */
+export interface TestSocket {
+  readonly ws: WebSocket;
+  readonly frames: ServerFrame[];
+  /** Resolves when the connection opens, rejects with the HTTP status when the upgrade is refused. */
+  readonly opened: Promise<void>;
+  readonly closed: Promise<{ code: number }>;
+  send(value: unknown): void;
+  /** Resolves with the first frame (seen or future) that matches. */
+  next(match: (frame: ServerFrame) => boolean, timeoutMs?: number): Promise<ServerFrame>;
+}
+
+/** Connects to `url` sending `origin` and `headers` as a browser page would. */
+export function openSocket(url: string, options: { origin?: string; headers?: Record<string, string> } = {}): TestSocket {
+  const ws = new WebSocket(url, { ...(options.origin ? { origin: options.origin } : {}), headers: options.headers ?? {} });
+  const frames: ServerFrame[] = [];
+  const waiters: Array<{ match: (frame: ServerFrame) => boolean; resolve: (frame: ServerFrame) => void }> = [];
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as ServerFrame;
+    frames.push(frame);
+    for (const waiter of [...waiters]) {
+      if (waiter.match(frame)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(frame);
+      }
+    }
+  });
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode })));
+    ws.once('error', (error) => reject(error));
+  });
+  opened.catch(() => undefined);
+  const closed = new Promise<{ code: number }>((resolve) => ws.once('close', (code) => resolve({ code })));
+  return {
+    ws,
+    frames,
+    opened,
+    closed,
+    send: (value) => ws.send(typeof value === 'string' ? value : JSON.stringify(value)),
+    next: (match, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        const seen = frames.find(match);
+        if (seen) return resolve(seen);
+        const timer = setTimeout(() => reject(new Error('no matching frame')), timeoutMs);
+        waiters.push({ match, resolve: (frame) => { clearTimeout(timer); resolve(frame); } });
+      }),
+  };
+}
