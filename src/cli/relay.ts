@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, printError, UsageError } from './io.js';
 import { registerPatchCommands } from './patch-commands.js';
+import { registerRelayCommands } from './relay-commands.js';
 
 /** Builds the `relay` program; separate from running it so tests can inspect it. */
 export function buildRelayProgram(): Command {
@@ -11,6 +12,7 @@ export function buildRelayProgram(): Command {
     .showHelpAfterError('(run `relay --help` for usage)')
     .exitOverride();
   registerPatchCommands(program);
+  registerRelayCommands(program);
   return program;
 }
 
