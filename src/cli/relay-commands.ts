@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { relay, reviewRelay, RelayError, type RelayEvent, type RelayResult } from '../engine/relay/index.js';
-import { MAX_CONTEXT_FILE_BYTES, MAX_DIFF_BYTES, MAX_PROMPT_BYTES } from '../engine/relay/limits.js';
+import { MAX_CONTEXT_FILE_BYTES, MAX_DIFF_BYTES, MAX_PROMPT_BYTES, relay, reviewRelay, RelayError, type RelayEvent, type RelayResult } from '../engine/relay/index.js';
 import { assertNever } from '../engine/result.js';
 import { EXIT, printError, printJson } from './io.js';
 
