@@ -63,7 +63,7 @@ function addCommonOptions(command: Command): Command {
 }
 
 /** Prints events as they come: answer deltas to stdout, progress and warnings to stderr. */
-function terminalPrinter(flags: CommonFlags): { onEvent: (event: RelayEvent) => void; finish: (answer: string) => void } {
+function terminalPrinter(flags: CommonFlags): { onEvent: (event: RelayEvent) => void; finish: (answer: string) => void; abandon: () => void } {
   const showProgress = !flags.json && (flags.verbose ?? Boolean(process.stderr.isTTY));
   let streamed = '';
   return {
@@ -92,6 +92,10 @@ function terminalPrinter(flags: CommonFlags): { onEvent: (event: RelayEvent) => 
       }
       process.stdout.write(`${answer}\n`);
     },
+    abandon() {
+      // A stream cut short still ends its line, so the shell prompt does not glue onto it.
+      if (streamed && !streamed.endsWith('\n')) process.stdout.write('\n');
+    },
   };
 }
 
@@ -108,6 +112,7 @@ async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, call: 
     if (flags.json) printJson({ ok: true, ...result });
     process.exitCode = EXIT.ok;
   } catch (error) {
+    printer.abandon();
     if (!(error instanceof RelayError)) throw error;
     printError(`✘ ${error.message}`);
     if (flags.json) printJson({ ok: false, error: { code: error.code, message: error.message } });
