@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, printError, UsageError } from './io.js';
 import { registerPatchCommands } from './patch-commands.js';
 import { registerUiCommand } from './ui-command.js';
+import { registerRelayCommands } from './relay-commands.js';
 
 /** Builds the `relay` program; separate from running it so tests can inspect it. */
 export function buildRelayProgram(): Command {
@@ -13,6 +14,7 @@ export function buildRelayProgram(): Command {
     .exitOverride();
   registerPatchCommands(program);
   registerUiCommand(program);
+  registerRelayCommands(program);
   return program;
 }
 

@@ -1,0 +1,112 @@
+import { assertNever } from '../../result.js';
+import { ClaudeBackendError } from '../errors.js';
+import { fitsInArgv, runCli, tail } from './cli.js';
+import type { Backend, SandboxMode } from './types.js';
+
+const INSTALL_HINT = 'npm install -g @anthropic-ai/claude-code';
+/** Credentials claude itself uses; every other secret-looking variable is stripped. */
+export const CLAUDE_ENV_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
+/** Set inside a Claude Code session; a claude started with it may refuse to run nested. */
+const CLAUDE_DROP_ENV = ['CLAUDECODE'] as const;
+
+/** Our sandbox mode as claude's permission mode: plan reads only, acceptEdits edits, bypassPermissions anything. */
+export function claudePermissionMode(sandbox: SandboxMode): 'plan' | 'acceptEdits' | 'bypassPermissions' {
+  switch (sandbox) {
+    case 'read-only':
+      return 'plan';
+    case 'workspace-write':
+      return 'acceptEdits';
+    case 'danger-full-access':
+      return 'bypassPermissions';
+    default:
+      return assertNever(sandbox);
+  }
+}
+
+/** argv of a print-mode claude run with one JSON result; the prompt goes last (or on stdin when too big). */
+export function claudeArgs(options: { sandbox: SandboxMode; model: string | null; prompt: string | null }): string[] {
+  return [
+    '-p',
+    '--output-format', 'json',
+    '--permission-mode', claudePermissionMode(options.sandbox),
+    '--no-session-persistence',
+    ...(options.model ? ['--model', options.model] : []),
+    ...(options.prompt !== null ? [options.prompt] : []),
+  ];
+}
+
+/** Claude's result wrapper, reduced to what we act on. */
+export type ClaudeReply =
+  | { readonly kind: 'answer'; readonly text: string }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'unreadable' };
+
+// terminal_reason values that mean the turn did not finish normally.
+const FAILED_TERMINAL = /error|max_turns|budget|abort|interrupt|cancel|refus/i;
+
+/**
+ * Parses `claude -p --output-format json` stdout. Success is `is_error === false` (and a
+ * terminal_reason that is not a failure); subtype and exit code are not trusted, because
+ * failed calls report subtype "success" and exit codes differ between versions.
+ */
+export function parseClaudeJson(stdout: string): ClaudeReply {
+  const text = stdout.trim();
+  const start = text.startsWith('{') ? 0 : text.lastIndexOf('\n{') + 1;
+  if (!text || start < 0) return { kind: 'unreadable' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start));
+  } catch {
+    return { kind: 'unreadable' };
+  }
+  const body = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  if (!body || typeof body.is_error !== 'boolean') return { kind: 'unreadable' };
+  const result = typeof body.result === 'string' ? body.result : '';
+  const terminal = typeof body.terminal_reason === 'string' ? body.terminal_reason : '';
+  if (body.is_error === false && !FAILED_TERMINAL.test(terminal)) return { kind: 'answer', text: result };
+  const status = typeof body.api_error_status === 'number' || typeof body.api_error_status === 'string' ? ` (API status ${body.api_error_status})` : '';
+  const reason = result || terminal || (typeof body.subtype === 'string' ? body.subtype : '') || 'unknown error';
+  return { kind: 'error', message: `${reason}${status}` };
+}
+
+/** True when claude refused bypassPermissions because it runs as root. */
+export function isRootRefusal(text: string): boolean {
+  return /root\/sudo|run(ning)? as root/i.test(text) && /bypass|dangerously|permission/i.test(text);
+}
+
+/** The Claude Code CLI backend (`claude -p --output-format json`). */
+export const claudeBackend: Backend = {
+  name: 'claude',
+  capabilities: {
+    transport: 'cli',
+    sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
+    nativeReview: null,
+    streaming: 'none',
+  },
+  async run(input) {
+    const inArgv = fitsInArgv(input.prompt);
+    const exit = await runCli(
+      {
+        program: 'claude',
+        installHint: INSTALL_HINT,
+        args: claudeArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
+        ...(inArgv ? {} : { input: input.prompt }),
+        keepEnv: CLAUDE_ENV_KEYS,
+        dropEnv: CLAUDE_DROP_ENV,
+        fail: (code, message) => new ClaudeBackendError(code, message),
+      },
+      input,
+    );
+    const reply = parseClaudeJson(exit.stdout);
+    if (reply.kind === 'answer') {
+      if (!reply.text.trim()) throw new ClaudeBackendError('EMPTY_ANSWER', 'claude completed without producing an answer');
+      return { text: reply.text.trim() };
+    }
+    const detail = reply.kind === 'error' ? reply.message : tail(exit.stderr) || tail(exit.stdout);
+    if (input.sandbox === 'danger-full-access' && isRootRefusal(`${detail}\n${exit.stderr}`)) {
+      throw new ClaudeBackendError('REPORTED_ERROR', 'claude refuses danger-full-access (bypassPermissions) when run as root or with sudo: use workspace-write, or run as a normal user');
+    }
+    const lead = reply.kind === 'error' ? 'claude reported an error' : `claude exited with code ${exit.exitCode} without a JSON result`;
+    throw new ClaudeBackendError(reply.kind === 'error' ? 'REPORTED_ERROR' : 'EXIT_CODE', exit.redact(`${lead}${detail ? `: ${detail}` : ''}`));
+  },
+};

@@ -1,0 +1,108 @@
+import { assertNever } from '../../result.js';
+import type { BackendError, BackendErrorCode } from '../errors.js';
+import { backendEnv, redact, secretValues } from '../env.js';
+import { locateProgram } from './locate.js';
+import type { BackendRunInput } from './types.js';
+
+/**
+ * Longest prompt passed as one argv element. Linux refuses a single argument over 128 KiB
+ * (MAX_ARG_STRLEN), far below the 500 KB envelope limit, so bigger prompts go through stdin.
+ */
+export const PROMPT_ARG_MAX_BYTES = 100_000;
+
+/** True when the prompt is small enough to travel as an argument. */
+export function fitsInArgv(prompt: string): boolean {
+  return Buffer.byteLength(prompt, 'utf-8') <= PROMPT_ARG_MAX_BYTES;
+}
+
+/** One invocation of an agent CLI. */
+export interface CliCall {
+  readonly program: 'codex' | 'gemini' | 'claude';
+  readonly installHint: string;
+  readonly args: readonly string[];
+  /** Written to stdin; absent keeps stdin closed. */
+  readonly input?: string;
+  /** Secret-looking variables this program needs (its API keys); all others are stripped. */
+  readonly keepEnv: readonly string[];
+  /** Variables removed whatever they look like. */
+  readonly dropEnv?: readonly string[];
+  readonly onStdout?: (text: string) => void;
+  readonly onStderr?: (text: string) => void;
+  /** Builds the backend's own error subclass. */
+  readonly fail: (code: BackendErrorCode, message: string) => BackendError;
+}
+
+/** What an agent CLI printed after exiting on its own. */
+export interface CliExit {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Masks the caller's secrets in text that goes into a message. */
+  readonly redact: (text: string) => string;
+}
+
+/** The last non-empty lines of a tool's output, for an error message. */
+export function tail(text: string, lines = 5): string {
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '')
+    .slice(-lines)
+    .join('\n');
+}
+
+/**
+ * Finds and runs an agent CLI in the repo with a stripped environment; turns "not found",
+ * "could not start", timeouts, cancellation and signals into the backend's error, and hands
+ * a normal exit (whatever its code) back to the backend to judge.
+ */
+export async function runCli(call: CliCall, input: Pick<BackendRunInput, 'repoPath' | 'timeoutMs' | 'env' | 'signal' | 'deps'>): Promise<CliExit> {
+  const located = locateProgram(call.program, input.env, call.installHint);
+  if (!located.ok) throw call.fail('NOT_FOUND', located.message);
+  const secrets = secretValues(input.env);
+  const mask = (text: string): string => redact(text, secrets);
+  const outcome = await input.deps.spawner({
+    command: located.path,
+    args: call.args,
+    cwd: input.repoPath,
+    env: backendEnv(input.env, { keep: call.keepEnv, ...(call.dropEnv ? { drop: call.dropEnv } : {}) }),
+    ...(call.input !== undefined ? { input: call.input } : {}),
+    timeoutMs: input.timeoutMs,
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(call.onStdout ? { onStdout: call.onStdout } : {}),
+    ...(call.onStderr ? { onStderr: call.onStderr } : {}),
+  });
+  switch (outcome.kind) {
+    case 'spawn-failed':
+      throw call.fail('SPAWN_FAILED', `Could not start ${call.program} (${located.path}): ${mask(outcome.message)}`);
+    case 'timed-out':
+      throw call.fail('TIMEOUT', `${call.program} timed out after ${formatSeconds(input.timeoutMs)}`);
+    case 'cancelled':
+      throw call.fail('CANCELLED', `${call.program} was cancelled`);
+    case 'signalled':
+      throw call.fail('EXIT_CODE', `${call.program} was killed by ${outcome.signal}${tail(outcome.stderr) ? `: ${mask(tail(outcome.stderr))}` : ''}`);
+    case 'exited':
+      return { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr, redact: mask };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} second${seconds === 1 ? '' : 's'}`;
+}
+
+/** Splits a stream of text into complete lines for a callback, keeping the partial last line. */
+export function lineFeeder(onLine: (line: string) => void): (text: string) => void {
+  let buffer = '';
+  return (text) => {
+    buffer += text;
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      onLine(buffer.slice(0, newline).replace(/\r$/, ''));
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+    }
+  };
+}

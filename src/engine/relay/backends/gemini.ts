@@ -1,0 +1,122 @@
+import { assertNever } from '../../result.js';
+import { GeminiBackendError, type BackendErrorCode } from '../errors.js';
+import { fitsInArgv, runCli, tail } from './cli.js';
+import type { Backend, SandboxMode } from './types.js';
+
+const INSTALL_HINT = 'npm install -g @google/gemini-cli';
+/** Credentials gemini itself uses; every other secret-looking variable is stripped. */
+export const GEMINI_ENV_KEYS = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS'] as const;
+
+/** Our sandbox mode as gemini's approval mode: plan is read-only, auto_edit approves edits only, yolo everything. */
+export function geminiApprovalMode(sandbox: SandboxMode): 'plan' | 'auto_edit' | 'yolo' {
+  switch (sandbox) {
+    case 'read-only':
+      return 'plan';
+    case 'workspace-write':
+      return 'auto_edit';
+    case 'danger-full-access':
+      return 'yolo';
+    default:
+      return assertNever(sandbox);
+  }
+}
+
+/** What -p says when the envelope travels on stdin (gemini appends -p to its stdin input). */
+export const GEMINI_STDIN_PROMPT = 'Answer the request above.';
+
+/**
+ * argv of a headless gemini run with JSON output. Gemini's own -s sandbox (a container) is
+ * not used: it needs docker or podman, and the approval mode already bounds what tools run.
+ */
+export function geminiArgs(options: { sandbox: SandboxMode; model: string | null; prompt: string | null }): string[] {
+  return [
+    '-o', 'json',
+    '--approval-mode', geminiApprovalMode(options.sandbox),
+    ...(options.model ? ['-m', options.model] : []),
+    '-p', options.prompt ?? GEMINI_STDIN_PROMPT,
+  ];
+}
+
+/** Gemini's JSON reply, reduced to what we act on. */
+export type GeminiReply =
+  | { readonly kind: 'answer'; readonly text: string }
+  | { readonly kind: 'error'; readonly type: string | null; readonly message: string; readonly code: string | number | null }
+  | { readonly kind: 'unreadable' };
+
+/** Parses `gemini -o json` stdout: `{response, stats}` or `{error:{type, message, code}}`. */
+export function parseGeminiJson(stdout: string): GeminiReply {
+  const text = stdout.trim();
+  // Some versions print a notice before the document: read from the first brace of a line.
+  const start = text.startsWith('{') ? 0 : text.search(/\n\{/) + 1;
+  if (start < 0 || text.length === 0) return { kind: 'unreadable' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start));
+  } catch {
+    return { kind: 'unreadable' };
+  }
+  const body = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  const error = body && typeof body.error === 'object' && body.error !== null ? (body.error as Record<string, unknown>) : null;
+  if (error) {
+    const code = typeof error.code === 'string' || typeof error.code === 'number' ? error.code : null;
+    return { kind: 'error', type: typeof error.type === 'string' ? error.type : null, message: typeof error.message === 'string' ? error.message : 'unknown error', code };
+  }
+  if (body && typeof body.response === 'string') return { kind: 'answer', text: body.response };
+  return { kind: 'unreadable' };
+}
+
+/** What gemini's documented exit codes mean. */
+export function geminiExitMeaning(exitCode: number): { code: BackendErrorCode; meaning: string } {
+  switch (exitCode) {
+    case 41:
+      return { code: 'REPORTED_ERROR', meaning: 'gemini is not signed in (exit 41): run `gemini` once to sign in, or set GEMINI_API_KEY' };
+    case 42:
+      return { code: 'REPORTED_ERROR', meaning: 'gemini rejected its input (exit 42)' };
+    case 53:
+      return { code: 'REPORTED_ERROR', meaning: 'gemini reached its turn limit (exit 53)' };
+    default:
+      return { code: 'EXIT_CODE', meaning: `gemini exited with code ${exitCode}` };
+  }
+}
+
+/** The gemini CLI backend (`gemini -o json -p`). */
+export const geminiBackend: Backend = {
+  name: 'gemini',
+  capabilities: {
+    transport: 'cli',
+    sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
+    nativeReview: null,
+    streaming: 'none',
+  },
+  async run(input) {
+    const inArgv = fitsInArgv(input.prompt);
+    const exit = await runCli(
+      {
+        program: 'gemini',
+        installHint: INSTALL_HINT,
+        args: geminiArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
+        ...(inArgv ? {} : { input: input.prompt }),
+        keepEnv: GEMINI_ENV_KEYS,
+        fail: (code, message) => new GeminiBackendError(code, message),
+      },
+      input,
+    );
+    // The JSON answer is on stdout; in JSON mode the error document is written to stderr.
+    const fromStdout = parseGeminiJson(exit.stdout);
+    const reply = fromStdout.kind === 'unreadable' ? parseGeminiJson(exit.stderr) : fromStdout;
+    if (exit.exitCode === 0 && reply.kind === 'answer') {
+      if (!reply.text.trim()) throw new GeminiBackendError('EMPTY_ANSWER', 'gemini completed without producing an answer');
+      return { text: reply.text.trim() };
+    }
+    if (reply.kind === 'error') {
+      const meaning = exit.exitCode === 0 ? { code: 'REPORTED_ERROR' as const, meaning: 'gemini reported an error' } : geminiExitMeaning(exit.exitCode);
+      throw new GeminiBackendError(meaning.code, exit.redact(`${meaning.meaning}: ${reply.message}`));
+    }
+    if (exit.exitCode !== 0) {
+      const meaning = geminiExitMeaning(exit.exitCode);
+      const detail = tail(exit.stderr) || tail(exit.stdout);
+      throw new GeminiBackendError(meaning.code, exit.redact(`${meaning.meaning}${detail ? `: ${detail}` : ''}`));
+    }
+    throw new GeminiBackendError('EMPTY_ANSWER', exit.redact(`gemini printed no JSON answer${tail(exit.stdout) ? `: ${tail(exit.stdout)}` : ''}`));
+  },
+};

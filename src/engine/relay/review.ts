@@ -1,0 +1,102 @@
+import { DEPTH_ENV, nextRelayDepth } from './depth.js';
+import { buildPrompt } from './envelope.js';
+import { BackendError, RelayError, wrapBackendError } from './errors.js';
+import { detectDefaultBranch, gitDiffBase } from './git-context.js';
+import { byteSize, ensureSizeLimit, MAX_PROMPT_BYTES } from './limits.js';
+import { resolveCommon, type RelayCommonOptions, type ResolvedCommon } from './options.js';
+import type { RelayResult } from './relay.js';
+import { callBackend } from './run.js';
+import type { Backend, BackendRunInput } from './backends/types.js';
+
+/** The request sent with the diff when the caller gives none. */
+export const DEFAULT_REVIEW_PROMPT = 'Review the following changes.';
+
+/** What to review, on top of the common options. */
+export interface ReviewRelayOptions extends RelayCommonOptions {
+  /** The branch to compare against (default: main, else master, else HEAD~1). */
+  readonly base?: string;
+  /** The review request (default: "Review the following changes."). */
+  readonly prompt?: string;
+}
+
+/** The outcome of a review: the answer, the base used, and which path produced it. */
+export interface ReviewResult extends RelayResult {
+  readonly base: string;
+  /** `native`: the backend's own review; `diff`: the envelope with `git diff base...HEAD`. */
+  readonly mode: 'native' | 'diff';
+  /** Why the native review was not used although the backend has one, if it failed. */
+  readonly fallbackReason: string | null;
+}
+
+/** True when the backend's native review can honour this request (sandbox, model, custom prompt). */
+export function canReviewNatively(backend: Backend, request: { sandbox: string; model: string | null; customPrompt: boolean }): boolean {
+  const native = backend.capabilities.nativeReview;
+  if (!native || !backend.review) return false;
+  if (!(native.sandboxes as readonly string[]).includes(request.sandbox)) return false;
+  if (request.model !== null && !native.model) return false;
+  return !request.customPrompt || native.prompt;
+}
+
+function runInput(common: ResolvedCommon, options: ReviewRelayOptions, env: BackendRunInput['env']): Omit<BackendRunInput, 'prompt'> {
+  return {
+    repoPath: common.repoPath,
+    timeoutMs: common.timeoutMs,
+    sandbox: common.sandbox,
+    model: common.model,
+    env,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    deps: common.deps,
+  };
+}
+
+/**
+ * Asks another agent to review what HEAD changed since `base`. A backend with a native review
+ * (codex) runs it when it can honour the request; if that fails for any reason other than a
+ * RelayError or cancellation, a warning is reported and the generic path runs instead: the
+ * strict `git diff base...HEAD` in the envelope, within the prompt limit.
+ */
+export async function reviewRelay(options: ReviewRelayOptions): Promise<ReviewResult> {
+  const common = resolveCommon(options);
+  const started = common.clock();
+  const base = options.base?.trim() || (await detectDefaultBranch(common.repoPath));
+  const env = { ...common.env, [DEPTH_ENV]: String(nextRelayDepth(common.env)) };
+  const customPrompt = Boolean(options.prompt?.trim());
+  const input = runInput(common, options, env);
+  const result = (answer: string, mode: ReviewResult['mode'], promptBytes: number, diffBytes: number, fallbackReason: string | null): ReviewResult => ({
+    backend: common.backend.name,
+    answer,
+    repoPath: common.repoPath,
+    sandbox: common.sandbox,
+    model: common.model,
+    promptBytes,
+    contextBytes: 0,
+    diffBytes,
+    durationMs: common.clock() - started,
+    base,
+    mode,
+    fallbackReason,
+  });
+
+  let fallbackReason: string | null = null;
+  const review = common.backend.review;
+  if (review && canReviewNatively(common.backend, { sandbox: common.sandbox, model: common.model, customPrompt })) {
+    try {
+      const reply = await review.call(common.backend, { ...input, base });
+      return result(reply.text, 'native', 0, 0, null);
+    } catch (error) {
+      if (error instanceof RelayError) throw error;
+      // A cancelled review must not start a second agent run.
+      if (error instanceof BackendError && error.code === 'CANCELLED') throw wrapBackendError(error);
+      if (options.signal?.aborted) throw new RelayError('CANCELLED', `${common.backend.name} was cancelled`);
+      fallbackReason = (error as Error).message ?? String(error);
+      options.onEvent?.({ type: 'warning', text: `${common.backend.name}'s own review failed, reviewing the diff instead: ${fallbackReason}` });
+    }
+  }
+
+  const diffText = await gitDiffBase(common.repoPath, base);
+  const prompt = buildPrompt({ prompt: customPrompt ? (options.prompt as string) : DEFAULT_REVIEW_PROMPT, repoPath: common.repoPath, contextText: '', diffText });
+  ensureSizeLimit('Relay prompt', prompt, MAX_PROMPT_BYTES);
+  const reply = await callBackend(() => common.backend.run({ ...input, prompt }));
+  return result(reply.text, 'diff', byteSize(prompt), byteSize(diffText), fallbackReason);
+}

@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { refExists } from '../../../src/engine/git/branch.js';
+import { diffFailureDetail, diffText } from '../../../src/engine/git/diff.js';
+import { detectDefaultBranch, gitDiff, gitDiffBase } from '../../../src/engine/relay/git-context.js';
+import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+
+describe('git verbs for the relay', () => {
+  describe('diffText()', () => {
+    it('returns the diff trimmed, and git\'s message as a failure value', async () => {
+      const repo = gitRepo({ 'a.txt': 'one\n' });
+      writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\n');
+      const diff = await diffText(repo, ['HEAD', '--']);
+      expect(diff.ok && diff.value.endsWith('+two')).toBe(true);
+      const failed = await diffText(repo, ['nope...HEAD', '--']);
+      expect(failed.ok).toBe(false);
+      expect(!failed.ok && failed.error.message).toMatch(/^fatal: /);
+      expect((await diffText(tempDir(), ['HEAD'])).ok).toBe(false);
+    });
+
+    it('names a failure even when git printed nothing', () => {
+      expect(diffFailureDetail('  ', '')).toBe('git diff failed');
+      expect(diffFailureDetail('', 'out')).toBe('out');
+    });
+  });
+
+  it('refExists() tells branches that exist from those that do not', async () => {
+    const repo = gitRepo();
+    expect(await refExists(repo, 'main')).toBe(true);
+    expect(await refExists(repo, 'master')).toBe(false);
+    expect(await refExists(tempDir(), 'main')).toBe(false);
+  });
+
+  it('detectDefaultBranch() prefers main, then master, then HEAD~1', async () => {
+    const repo = gitRepo();
+    expect(await detectDefaultBranch(repo)).toBe('main');
+    gitIn(repo, 'branch', 'master');
+    expect(await detectDefaultBranch(repo)).toBe('main');
+    gitIn(repo, 'branch', '-m', 'main', 'trunk');
+    expect(await detectDefaultBranch(repo)).toBe('master');
+    gitIn(repo, 'branch', '-D', 'master');
+    expect(await detectDefaultBranch(repo)).toBe('HEAD~1');
+  });
+
+  it('gitDiff() is silent where gitDiffBase() is strict', async () => {
+    const plain = tempDir();
+    expect(await gitDiff(plain)).toBe('');
+    await expect(gitDiffBase(plain, 'main')).rejects.toThrow(/^Failed to collect git diff against main: /);
+  });
+});

@@ -1,0 +1,201 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildPrompt } from '../../../src/engine/relay/envelope.js';
+import { BackendError, RelayError, reviewRelay, type Backend, type RelayEvent, type ReviewRelayOptions } from '../../../src/engine/relay/index.js';
+import { agentLog, fakeAgentEnv, lastArg, type AgentLog } from '../../helpers/fake-agents.js';
+import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+
+/** A repo on main with a feature branch checked out that changed a.txt in one commit. */
+function featureRepo(): string {
+  const repoPath = gitRepo({ 'a.txt': 'one\n' });
+  gitIn(repoPath, 'switch', '-q', '-c', 'feature');
+  writeFileSync(path.join(repoPath, 'a.txt'), 'one\ntwo\n');
+  gitIn(repoPath, 'commit', '-qam', 'feature work');
+  return repoPath;
+}
+
+function review(log: AgentLog, options: Partial<ReviewRelayOptions> & { extraEnv?: Record<string, string> } = {}) {
+  const { extraEnv, ...rest } = options;
+  return reviewRelay({ repoPath: options.repoPath ?? featureRepo(), env: fakeAgentEnv(log, extraEnv), ...rest });
+}
+
+async function relayError(promise: Promise<unknown>): Promise<RelayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RelayError) return error;
+    throw error;
+  }
+  throw new Error('expected a RelayError');
+}
+
+const featureDiff = (repoPath: string): string => gitIn(repoPath, 'diff', 'main...HEAD', '--').trim();
+
+describe('reviewRelay()', () => {
+  describe('native review (codex)', () => {
+    it('runs `codex exec review --base <main>` in the repo, with no -C, --sandbox or prompt', async () => {
+      const log = agentLog();
+      const repoPath = featureRepo();
+      const result = await review(log, { repoPath });
+      const call = log.only();
+      expect(call.argv.slice(0, 6)).toEqual(['exec', 'review', '--base', 'main', '--json', '-o']);
+      expect(call.argv).toHaveLength(7);
+      expect(call.cwd).toBe(repoPath);
+      expect(call.stdin).toBe('');
+      expect(call.env.PHONE_A_FRIEND_DEPTH).toBe('1');
+      expect(result).toMatchObject({ backend: 'codex', base: 'main', mode: 'native', fallbackReason: null, answer: 'codex answer to: review against main' });
+    });
+
+    it('uses the diff path when the request has something the native review cannot take', async () => {
+      const log = agentLog();
+      const repoPath = featureRepo();
+      await review(log, { repoPath, prompt: 'Focus on error handling.' });
+      await review(log, { repoPath, model: 'gpt-5' });
+      await review(log, { repoPath, sandbox: 'workspace-write' });
+      const calls = log.calls();
+      expect(calls.map((c) => c.argv.slice(0, 2))).toEqual([['exec', '-C'], ['exec', '-C'], ['exec', '-C']]);
+      expect(lastArg(calls[0]!)).toBe(buildPrompt({ prompt: 'Focus on error handling.', repoPath, contextText: '', diffText: featureDiff(repoPath) }));
+      expect(calls[1]!.argv).toContain('gpt-5');
+      expect(calls[2]!.argv.slice(3, 5)).toEqual(['-s', 'workspace-write']);
+    });
+
+    it('falls back to the diff path with a warning when the native review fails', async () => {
+      const log = agentLog();
+      const repoPath = featureRepo();
+      const events: RelayEvent[] = [];
+      const result = await review(log, { repoPath, extraEnv: { FAKE_AGENT_MODE: 'review-fail' }, onEvent: (e) => events.push(e) });
+      const [native, generic] = log.calls();
+      expect(native!.argv.slice(0, 2)).toEqual(['exec', 'review']);
+      expect(generic!.argv[0]).toBe('exec');
+      expect(lastArg(generic!)).toBe(buildPrompt({ prompt: 'Review the following changes.', repoPath, contextText: '', diffText: featureDiff(repoPath) }));
+      expect(result.mode).toBe('diff');
+      expect(result.fallbackReason).toContain('401 Unauthorized');
+      expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', text: expect.stringContaining("codex's own review failed, reviewing the diff instead") }]);
+    });
+
+    it('does not fall back when the native review was cancelled', async () => {
+      const log = agentLog();
+      const pidfile = path.join(tempDir(), 'pid');
+      const controller = new AbortController();
+      const running = review(log, { signal: controller.signal, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } });
+      while (!existsSync(pidfile) || readFileSync(pidfile, 'utf8') === '') await new Promise((r) => setTimeout(r, 20));
+      controller.abort();
+      expect((await relayError(running)).code).toBe('CANCELLED');
+      expect(log.calls()).toHaveLength(1);
+    });
+
+    it('re-throws a RelayError from the native review instead of falling back', async () => {
+      const refusal = new RelayError('DEPTH_LIMIT', 'refused inside review');
+      let runs = 0;
+      const backend: Backend = {
+        name: 'codex',
+        capabilities: { transport: 'cli', sandboxes: ['read-only'], nativeReview: { sandboxes: ['read-only'], model: false, prompt: false }, streaming: 'none' },
+        run: async () => {
+          runs += 1;
+          return { text: 'generic' };
+        },
+        review: () => Promise.reject(refusal),
+      };
+      await expect(reviewRelay({ repoPath: featureRepo(), env: {}, backends: { custom: backend }, backend: 'custom' })).rejects.toBe(refusal);
+      expect(runs).toBe(0);
+    });
+  });
+
+  describe('diff path', () => {
+    it('sends the default review request with `git diff base...HEAD` to a backend without native review', async () => {
+      const log = agentLog();
+      const repoPath = featureRepo();
+      const result = await review(log, { repoPath, backend: 'gemini' });
+      const diff = featureDiff(repoPath);
+      expect(diff).toContain('+two');
+      expect(log.only().argv.at(-1)).toBe(buildPrompt({ prompt: 'Review the following changes.', repoPath, contextText: '', diffText: diff }));
+      expect(result).toMatchObject({ mode: 'diff', base: 'main', diffBytes: Buffer.byteLength(diff) });
+    });
+
+    it('detects master when there is no main, and HEAD~1 when there is neither', async () => {
+      const log = agentLog();
+      const onMaster = gitRepo({ 'a.txt': 'one\n' });
+      gitIn(onMaster, 'branch', '-m', 'main', 'master');
+      expect((await review(log, { repoPath: onMaster, backend: 'gemini' })).base).toBe('master');
+      const onTrunk = gitRepo({ 'a.txt': 'one\n' });
+      gitIn(onTrunk, 'branch', '-m', 'main', 'trunk');
+      writeFileSync(path.join(onTrunk, 'a.txt'), 'one\nmore\n');
+      gitIn(onTrunk, 'commit', '-qam', 'second');
+      const result = await review(log, { repoPath: onTrunk, backend: 'claude' });
+      expect(result.base).toBe('HEAD~1');
+      expect(lastArg(log.calls()[1]!)).toContain('+more');
+    });
+
+    it('refuses a base git cannot diff against, with git\'s own words, and sends nothing', async () => {
+      const log = agentLog();
+      const error = await relayError(review(log, { backend: 'gemini', base: 'no-such-branch' }));
+      expect(error.code).toBe('DIFF_FAILED');
+      expect(error.message).toMatch(/^Failed to collect git diff against no-such-branch: fatal: .*no-such-branch/);
+      const single = gitRepo({ 'a.txt': 'x\n' });
+      gitIn(single, 'branch', '-m', 'main', 'trunk');
+      expect((await relayError(review(log, { repoPath: single, backend: 'gemini' }))).message).toMatch(/^Failed to collect git diff against HEAD~1: /);
+      expect(log.calls()).toEqual([]);
+    });
+
+    it('refuses a base that looks like an option', async () => {
+      const log = agentLog();
+      const error = await relayError(review(log, { backend: 'gemini', base: '--output=/tmp/pwned' }));
+      expect(error.message).toBe('Failed to collect git diff against --output=/tmp/pwned: a base must not start with "-"');
+      expect(log.calls()).toEqual([]);
+    });
+
+    it('enforces the diff and prompt limits', async () => {
+      const log = agentLog();
+      const repoPath = featureRepo();
+      writeFileSync(path.join(repoPath, 'big.txt'), 'b'.repeat(310_000));
+      gitIn(repoPath, 'add', '-A');
+      gitIn(repoPath, 'commit', '-qm', 'big');
+      expect((await relayError(review(log, { repoPath, backend: 'gemini' }))).message).toMatch(/^Git diff is too large \(\d+ bytes; max 300000 bytes\)$/);
+      const error = await relayError(review(log, { repoPath: featureRepo(), backend: 'gemini', prompt: 'p'.repeat(500_000) }));
+      expect(error.message).toMatch(/^Relay prompt is too large \(\d+ bytes; max 500000 bytes\)$/);
+      expect(log.calls()).toEqual([]);
+    });
+
+    it('wraps a backend failure and re-throws unknown errors raw', async () => {
+      const log = agentLog();
+      const error = await relayError(review(log, { backend: 'gemini', extraEnv: { FAKE_AGENT_MODE: 'auth' } }));
+      expect(error.code).toBe('BACKEND_FAILED');
+      expect(error.cause).toBeInstanceOf(BackendError);
+      const bug = new RangeError('bug');
+      const backend: Backend = { name: 'gemini', capabilities: { transport: 'cli', sandboxes: ['read-only'], nativeReview: null, streaming: 'none' }, run: () => Promise.reject(bug) };
+      await expect(reviewRelay({ repoPath: featureRepo(), env: {}, backends: { b: backend }, backend: 'b' })).rejects.toBe(bug);
+    });
+
+    it('leaves the Git Diff section out when the branch has no changes against the base', async () => {
+      const log = agentLog();
+      const repoPath = gitRepo({ 'a.txt': 'one\n' });
+      await review(log, { repoPath, backend: 'gemini' });
+      expect(log.only().argv.at(-1)).not.toContain('Git Diff:');
+    });
+  });
+
+  describe('validation, before anything is sent', () => {
+    it.each([
+      ['a zero timeout', { timeoutSeconds: 0 }, 'Timeout must be greater than zero'],
+      ['an unknown backend', { backend: 'nope' }, 'Unsupported relay backend: nope. Supported: claude, codex, gemini, ollama'],
+      ['a sandbox the backend cannot honour', { backend: 'ollama', sandbox: 'danger-full-access' }, 'Invalid sandbox mode: danger-full-access. Allowed values: read-only'],
+      ['a nested relay', { extraEnv: { PHONE_A_FRIEND_DEPTH: '1' } }, 'Relay depth limit reached; refusing nested relay invocation'],
+    ] as const)('refuses %s', async (_name, options, message) => {
+      const log = agentLog();
+      expect((await relayError(review(log, options as Partial<ReviewRelayOptions>))).message).toBe(message);
+      expect(log.calls()).toEqual([]);
+    });
+
+    it('refuses a missing repository', async () => {
+      const log = agentLog();
+      const missing = path.join(tempDir(), 'gone');
+      expect((await relayError(review(log, { repoPath: missing }))).message).toBe(`Repository path does not exist or is not a directory: ${missing}`);
+    });
+
+    it('checks the timeout before the repository', async () => {
+      const log = agentLog();
+      expect((await relayError(review(log, { repoPath: path.join(tempDir(), 'gone'), timeoutSeconds: -1 }))).code).toBe('INVALID_TIMEOUT');
+    });
+  });
+});
