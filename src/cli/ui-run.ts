@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../host/index.js';
+import { realEngines } from '../host/engines.js';
 import { DATABASE_FILE, defaultDataDir, openStore, rebuildStore, StoreError, type Store } from '../engine/store/index.js';
 import { EXIT, print, printError } from './io.js';
 import { startUiServer } from './ui-server.js';
@@ -52,7 +53,7 @@ export async function runUi(options: UiRun): Promise<void> {
     process.exitCode = EXIT.failed;
     return;
   }
-  const host = createHost({ store });
+  const host = createHost({ store, engines: realEngines({ env: process.env }) });
   let server;
   try {
     server = await startUiServer({ host, port: options.port, rendererDir: path.join(packageRoot(), 'out', 'renderer') });

@@ -1,0 +1,63 @@
+// The real engines behind the runtime's injected interfaces. The host is composed with these
+// by `relay ui` and by the Electron main process; tests compose it with fakes instead.
+import { randomUUID } from 'node:crypto';
+import type { Engines, RelayContext, RelayEngine } from '../engine/runtime/engines.js';
+import { relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
+import { fail, ok, type Result } from '../engine/result.js';
+import type { RelayResult } from '../shared/schemas.js';
+
+export interface RealEngineOptions {
+  /** The environment agents run with (PATH, RELAY_*_BIN, OLLAMA_HOST, API keys). */
+  readonly env: Env;
+}
+
+function forward(context: RelayContext): (event: RelayEvent) => void {
+  return (event) => context.onOutput(event.type === 'delta' ? 'text' : 'stderr', event.type === 'delta' ? event.text : `${event.text}\n`);
+}
+
+/** Runs a relay call, turning RelayError into a failure value (anything else still throws). */
+async function asResult(run: () => Promise<{ backend: string; answer: string }>): Promise<Result<RelayResult>> {
+  try {
+    const result = await run();
+    return ok({ runId: `relay-${randomUUID()}`, backend: result.backend, text: result.answer, usage: null });
+  } catch (error) {
+    if (error instanceof RelayError) return fail(error.code, error.message);
+    throw error;
+  }
+}
+
+/** "Ask a friend" over src/engine/relay. */
+export function realRelayEngine(options: RealEngineOptions): RelayEngine {
+  return {
+    ask: (root, request, context) =>
+      asResult(() =>
+        relay({
+          repoPath: root,
+          prompt: request.prompt,
+          includeDiff: request.includeDiff,
+          ...(request.backend ? { backend: request.backend } : {}),
+          ...(request.context ? { contextText: request.context } : {}),
+          signal: context.signal,
+          onEvent: forward(context),
+          env: options.env,
+        }),
+      ),
+    review: (root, request, context) =>
+      asResult(() =>
+        reviewRelay({
+          repoPath: root,
+          ...(request.backend ? { backend: request.backend } : {}),
+          ...(request.base ? { base: request.base } : {}),
+          ...(request.prompt ? { prompt: request.prompt } : {}),
+          signal: context.signal,
+          onEvent: forward(context),
+          env: options.env,
+        }),
+      ),
+  };
+}
+
+/** Every real engine the app has (the patch engine is the runtime's default). */
+export function realEngines(options: RealEngineOptions): Partial<Engines> {
+  return { relay: realRelayEngine(options) };
+}
