@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, printError, UsageError } from './io.js';
+import { registerHandoffCommands } from './handoff-commands.js';
 import { registerPatchCommands } from './patch-commands.js';
 
 /** Builds the `relay` program; separate from running it so tests can inspect it. */
@@ -11,6 +12,7 @@ export function buildRelayProgram(): Command {
     .showHelpAfterError('(run `relay --help` for usage)')
     .exitOverride();
   registerPatchCommands(program);
+  registerHandoffCommands(program);
   return program;
 }
 
