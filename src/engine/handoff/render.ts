@@ -63,7 +63,7 @@ function header(brief: HandoffBrief): string {
     `**Schema version:** ${brief.schemaVersion}`,
     `**Brief id:** ${brief.briefId}`,
     `**Created:** ${brief.createdAt}`,
-    `**From:** ${brief.fromProvider ? briefText(brief.fromProvider, 60) : 'unknown'} → **To:** ${brief.toProvider ? briefText(brief.toProvider, 60) : 'not chosen (saved brief)'}`,
+    `**From:** ${brief.fromProvider ? briefText(brief.fromProvider, 60) : 'unknown'} → **To:** ${brief.toProvider ? briefText(brief.toProvider, 60) : 'not chosen yet'}`,
   ];
   if (brief.resumedFrom) lines.push(`**Resumed from:** ${brief.resumedFrom}`);
   lines.push(
