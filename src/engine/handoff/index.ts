@@ -38,3 +38,5 @@ export { recentRuns, lastTickReport } from './runs.js';
 export type { RunListItem, TickReport } from './runs.js';
 export { prepareHandoff, saveHandoff, dispatchHandoff, waitForGapFill } from './service.js';
 export type { PreparedHandoff, SavedBrief, DispatchedBrief, HandoffOutcome, PrepareOptions, GapSource } from './service.js';
+export { handoffEngine } from './engine.js';
+export type { HandoffBuildResult, HandoffBuildRequest } from './engine.js';

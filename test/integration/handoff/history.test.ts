@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handoffEngine } from '../../../src/engine/handoff/engine.js';
 import { loadProjectHistory } from '../../../src/engine/handoff/history.js';
 import { renderBrief } from '../../../src/engine/handoff/render.js';
 import { lastTickReport, recentRuns } from '../../../src/engine/handoff/runs.js';
@@ -118,5 +121,28 @@ describe('run views', () => {
     const report = lastTickReport(root);
     expect(report).toMatchObject({ run: { runId: 'run-0002', code: 'STOP_VERIFY_FAILED_FAST' }, markdownPath: 'relais/history/run-0002/report.md' });
     expect(report!.markdown).toContain('STOP_VERIFY_FAILED_FAST');
+  });
+});
+
+describe('handoffEngine (the runtime binding)', () => {
+  it('builds and saves a brief with relay answers from the store, in the runtime result shape', async () => {
+    const { root } = await project();
+    const built = await handoffEngine.build(root, { target: 'codex', history: { relayAnswers: [{ id: 'a1', kind: 'ask', backend: 'gemini', createdAt: '2000-01-03T00:00:00Z', prompt: 'Cache?', answer: 'No.', ok: true }] } }, { now: () => new Date() });
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    expect(built.value.path).toBe(`.relaycode/handoffs/${built.value.briefId}.md`);
+    expect(built.value.tokens).toBeGreaterThan(0);
+    const md = readFileSync(path.join(root, built.value.path), 'utf8');
+    expect(md).toContain('**To:** codex');
+    expect(md).toContain('Asked gemini: Cache?');
+  });
+
+  it('returns a failure value naming the secret pattern, and writes nothing', async () => {
+    const { root } = await project();
+    await recordPatch(root, { file: 'src/k.ts', body: 'export const k = 1;', message: 'chore: key', prose: `-----BEGIN ${'EC PRIVATE'} KEY----- pasted by mistake` });
+    const built = await handoffEngine.build(root, {}, { now: () => new Date() });
+    expect(built).toMatchObject({ ok: false, error: { code: 'BRIEF_REFUSED' } });
+    if (!built.ok) expect(built.error.message).toContain('pem-private-key');
+    expect(existsSync(path.join(root, '.relaycode/handoffs'))).toBe(false);
   });
 });
