@@ -128,7 +128,7 @@ export function loadTicks(root: string): { ticks: TickRun[]; skipped: SkippedRec
   if (!existsSync(dir)) return { ticks, skipped };
   for (const name of readdirSync(dir).sort()) {
     const runDir = path.join(dir, name);
-    if (!RUN_DIR.test(name) || !statSync(runDir).isDirectory()) continue;
+    if (!RUN_DIR.test(name) || !isDirectory(runDir)) continue;
     const rel = `relais/history/${name}`;
     const report = existsSync(path.join(runDir, 'report.json')) ? readJson(path.join(runDir, 'report.json')) : null;
     const meta = existsSync(path.join(runDir, 'meta.json')) ? readJson(path.join(runDir, 'meta.json')) : null;
@@ -137,6 +137,14 @@ export function loadTicks(root: string): { ticks: TickRun[]; skipped: SkippedRec
     else skipped.push({ path: rel, reason: report && !report.ok ? `report.json ${report.reason}` : 'no run_id, verdict and code in report.json or meta.json' });
   }
   return { ticks: sortNewestFirst(ticks, tickTime, (t) => t.runId), skipped };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false; // a dangling symlink or an entry removed while listing
+  }
 }
 
 /** Sorts by a time key descending, ties by id ascending, so equal inputs always give one order. */

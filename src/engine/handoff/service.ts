@@ -6,7 +6,6 @@ import { budgetOverrides, loadHandoffConfig, type Destination, type HandoffConfi
 import { planDispatch, runDispatch, type AgentSpawner, type DispatchFailureCode } from './dispatch.js';
 import { loadProjectHistory, type LoadHistoryOptions, type ProjectHistory } from './history.js';
 import {
-  briefExists,
   generateBriefId,
   readGapFill,
   readLatestGapFill,
@@ -110,7 +109,7 @@ export async function prepareHandoff(root: string, options: PrepareOptions): Pro
     // Looked up over a day so that a recent but stale gap-fill is named in the note; older ones are forgotten.
     const pending = readLatestGapFill(root, { now, maxAgeMs: STALE_GAP_NOTICE_MS, pendingOnly: true });
     const fresh = pending !== null && now.getTime() - Date.parse(pending.capturedAt) <= GAP_FILL_MAX_AGE_MS;
-    if (pending && fresh && !briefExists(root, pending.briefId)) {
+    if (pending && fresh) {
       briefId = pending.briefId;
       gapFill = pending;
       gapSource = { kind: 'pending', briefId };
