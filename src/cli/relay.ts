@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, printError, UsageError } from './io.js';
+import { registerHandoffCommands } from './handoff-commands.js';
 import { registerPatchCommands } from './patch-commands.js';
 import { registerUiCommand } from './ui-command.js';
 import { registerRelayCommands } from './relay-commands.js';
@@ -15,6 +16,7 @@ export function buildRelayProgram(): Command {
   registerPatchCommands(program);
   registerUiCommand(program);
   registerRelayCommands(program);
+  registerHandoffCommands(program);
   return program;
 }
 

@@ -1,0 +1,34 @@
+// Secret-looking strings a brief must never carry. A match is reported by the pattern's name and
+// the line it is on, never by the text itself: printing it would leak it into terminals and logs.
+
+export type SecretPatternName = 'aws-access-key' | 'openai-key' | 'generic-secret-assignment' | 'pem-private-key';
+
+/** The patterns, by name. Kept few and specific: a match is a hard error with no override. */
+export const SECRET_PATTERNS: ReadonlyArray<{ readonly name: SecretPatternName; readonly regex: RegExp }> = [
+  { name: 'aws-access-key', regex: /\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/ },
+  { name: 'openai-key', regex: /\bsk-[A-Za-z0-9_-]{16,}/ },
+  {
+    name: 'generic-secret-assignment',
+    // name = value, name: "value", "name": "value" — unless the value is a reference to where the
+    // secret lives (process.env.X, ${X}, <X>, {{X}}) or a mask (***).
+    regex:
+      /\b(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|(?:access|auth|refresh|bearer)[_-]?token|token|password|passwd|pwd|private[_-]?key|access[_-]?key(?:[_-]?id)?)\b["']?\s*[:=]\s*["']?(?!process\.env|\$\{?|<|\{\{|os\.environ|env\.|\*{3})[A-Za-z0-9/+_.~=-]{8,}/i,
+  },
+  { name: 'pem-private-key', regex: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/ },
+];
+
+/** Where a secret-looking string was found: which pattern, and the 1-based line. */
+export interface SecretFinding {
+  readonly pattern: SecretPatternName;
+  readonly line: number;
+}
+
+/** Finds secret-looking strings, one finding per pattern and line, in line order. */
+export function scanSecrets(text: string): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    for (const { name, regex } of SECRET_PATTERNS) if (regex.test(line)) findings.push({ pattern: name, line: index + 1 });
+  });
+  return findings;
+}
