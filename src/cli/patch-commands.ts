@@ -136,7 +136,6 @@ export function registerPatchCommands(program: Command): void {
       }
       const interval = options.interval ? Number(options.interval) : config.watcher.clipboardPollInterval;
       if (!Number.isFinite(interval) || interval < 50) throw new UsageError('--interval must be a number of milliseconds ≥ 50');
-      print(`Watching the clipboard for answers to project "${config.projectId}" (every ${interval} ms). Ctrl+C stops.`);
       const watcher = startClipboardWatcher({
         source: { read: () => clipboard.read() },
         intervalMs: interval,
@@ -163,6 +162,8 @@ export function registerPatchCommands(program: Command): void {
           printOutcome(outcome);
         },
       });
+      await watcher.ready;
+      print(`Watching the clipboard for answers to project "${config.projectId}" (every ${interval} ms). Ctrl+C stops.`);
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           void watcher.stop().then(resolve);

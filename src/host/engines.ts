@@ -1,7 +1,8 @@
 // The real engines behind the runtime's injected interfaces. The host is composed with these
 // by `relay ui` and by the Electron main process; tests compose it with fakes instead.
 import { randomUUID } from 'node:crypto';
-import type { Engines, RelayContext, RelayEngine } from '../engine/runtime/engines.js';
+import type { Engines, HandoffEngine, RelayContext, RelayEngine } from '../engine/runtime/engines.js';
+import { handoffEngine } from '../engine/handoff/index.js';
 import { relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
 import { fail, ok, type Result } from '../engine/result.js';
 import type { RelayResult } from '../shared/schemas.js';
@@ -57,7 +58,12 @@ export function realRelayEngine(options: RealEngineOptions): RelayEngine {
   };
 }
 
+/** Handoff briefs over src/engine/handoff: builds and saves a brief (dispatching is the CLI's). */
+export const realHandoffEngine: HandoffEngine = {
+  build: (root, request, context) => handoffEngine.build(root, request, context),
+};
+
 /** Every real engine the app has (the patch engine is the runtime's default). */
 export function realEngines(options: RealEngineOptions): Partial<Engines> {
-  return { relay: realRelayEngine(options) };
+  return { relay: realRelayEngine(options), handoff: realHandoffEngine };
 }

@@ -21,6 +21,8 @@ export interface ClipboardWatcherOptions {
 }
 
 export interface ClipboardWatcher {
+  /** Resolves once the first read is done (text copied after this counts as new). */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
   setIntervalMs(ms: number): void;
   /** Resolves when every queued candidate has been handled. */
@@ -79,8 +81,10 @@ export function startClipboardWatcher(options: ClipboardWatcherOptions): Clipboa
     }, interval);
   };
   polling = poll().finally(schedule);
+  const ready = polling.then(() => undefined);
 
   return {
+    ready,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

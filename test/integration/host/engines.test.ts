@@ -52,3 +52,22 @@ describe('real engines in the host', () => {
     store.close();
   });
 });
+
+describe('handoff through the host', () => {
+  it('builds and saves a brief from the project history, recorded as a handoff run', async () => {
+    const root = relayProject({ projectId: 'hand', files: { 'a.txt': 'x\n' } });
+    const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+    const host = createHost({ store, engines: realEngines({ env: {} }) });
+    await host.call('registerProject', { root });
+    const ticket = await host.call('buildHandoff', { projectId: 'hand', target: 'codex' });
+    if (!ticket.ok) throw new Error(ticket.error.message);
+    const settled = await host.runtime.waitForTask(ticket.value.taskId);
+    expect(settled).toMatchObject({ status: 'completed', result: { kind: 'handoff' } });
+    const runs = await host.call('listRuns', { projectId: 'hand', kind: 'handoff' });
+    expect(runs.ok && runs.value.runs).toHaveLength(1);
+    const briefPath = runs.ok ? runs.value.runs[0]!.file : null;
+    expect(briefPath).toMatch(/^\.relaycode\/handoffs\/brief-\d+-[a-z0-9]+\.md$/);
+    await host.close();
+    store.close();
+  });
+});
