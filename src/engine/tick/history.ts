@@ -1,0 +1,46 @@
+import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomic.js';
+
+/** What one tick leaves in history/<run_id>/ (absent entries are not written). */
+export interface HistoryFiles {
+  readonly meta: unknown;
+  readonly report?: unknown;
+  readonly reportMd?: string;
+  readonly diffPatch?: string;
+  readonly verifyLog?: string;
+  readonly blocked?: unknown;
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Writes history/<run_id>/{meta.json, report.json, report.md, diff.patch, verify.log}. */
+export function writeHistory(historyDir: string, runId: string, files: HistoryFiles): string {
+  const dir = path.join(historyDir, runId);
+  mkdirSync(dir, { recursive: true });
+  if (files.report !== undefined) writeFileAtomic(path.join(dir, 'report.json'), json(files.report));
+  if (files.reportMd !== undefined) writeFileAtomic(path.join(dir, 'report.md'), files.reportMd);
+  if (files.diffPatch !== undefined) writeFileAtomic(path.join(dir, 'diff.patch'), files.diffPatch);
+  if (files.verifyLog !== undefined) writeFileAtomic(path.join(dir, 'verify.log'), files.verifyLog);
+  if (files.blocked !== undefined) writeFileAtomic(path.join(dir, 'blocked.json'), json(files.blocked));
+  // meta.json last: its presence says the entry is complete.
+  writeFileAtomic(path.join(dir, 'meta.json'), json(files.meta));
+  return dir;
+}
+
+/** Total size in bytes of the files under `dir` (0 when it does not exist). */
+export function folderSizeBytes(dir: string): number {
+  let total = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const absolute = path.join(dir, name);
+    const stat = lstatSync(absolute);
+    total += stat.isDirectory() ? folderSizeBytes(absolute) : stat.size;
+  }
+  return total;
+}
