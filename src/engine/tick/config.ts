@@ -69,7 +69,7 @@ export const TickConfigSchema = z
     runner: z
       .object({
         require_git: z.literal(true, 'Relais judges changes from git: require_git must be true').default(true),
-        max_tick_seconds: z.number().int().min(10).max(86_400).default(900),
+        max_tick_seconds: z.number().int().min(1).max(86_400).default(900),
         lockfile: RelativePath.default('relais/lock.json'),
         runner_owned_globs: z.array(z.string().min(1)).default(DEFAULT_RUNNER_OWNED),
         crash_cleanup: z

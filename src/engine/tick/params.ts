@@ -30,8 +30,8 @@ export function paramRulesOf(config: TickConfig): ParamRules {
 }
 
 /**
- * Why a parameter value is tainted, or null when it is safe. `isInsideRoot` decides for values
- * of kind path whether they resolve inside the repository root.
+ * Why a parameter value is tainted (every rule it breaks, joined), or null when it is safe.
+ * `isInsideRoot` decides for values of kind path whether they resolve inside the repository root.
  */
 export function taintOf(value: ParamValue | undefined, kind: 'string_token' | 'path', rules: ParamRules, isInsideRoot: (p: string) => boolean): string | null {
   if (value === undefined) return 'has no value';
@@ -39,14 +39,15 @@ export function taintOf(value: ParamValue | undefined, kind: 'string_token' | 'p
   if (typeof value === 'number' && !Number.isFinite(value)) return 'is not a finite number';
   const text = String(value);
   if (text.length === 0) return 'is empty';
-  if (text.length > rules.maxLen) return `is longer than ${rules.maxLen} characters`;
-  if (rules.rejectWhitespace && /\s/.test(text)) return 'contains whitespace';
-  if (rules.rejectDotdot && text.includes('..')) return 'contains ".."';
-  if (rules.metachars.test(text)) return 'contains a shell metacharacter';
+  const reasons: string[] = [];
+  if (text.length > rules.maxLen) reasons.push(`is longer than ${rules.maxLen} characters`);
+  if (rules.rejectWhitespace && /\s/.test(text)) reasons.push('contains whitespace');
+  if (rules.rejectDotdot && text.includes('..')) reasons.push('contains ".."');
+  if (rules.metachars.test(text)) reasons.push('contains a shell metacharacter');
   // Not in the spec's list, but the same spirit: a value starting with "-" would be read as an option.
-  if (text.startsWith('-')) return 'starts with "-" (it would be read as an option)';
-  if (kind === 'path' && !isInsideRoot(text)) return 'does not resolve inside the repository root';
-  return null;
+  if (text.startsWith('-')) reasons.push('starts with "-" (it would be read as an option)');
+  if (kind === 'path' && reasons.length === 0 && !isInsideRoot(text)) reasons.push('does not resolve inside the repository root');
+  return reasons.length > 0 ? reasons.join(', ') : null;
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
