@@ -51,7 +51,7 @@ function scopeDefaults(config: TickConfig): string {
     `- allow_lockfile_changes: ${config.scope.default_allow_lockfile_changes} (lockfiles: ${config.scope.lockfiles.join(', ')})`,
     `- diff limits (caps): max_files_touched ${config.diff_limits.default_max_files_touched}, max_lines_changed ${config.diff_limits.default_max_lines_changed}`,
     `- builder max_turns cap: ${config.builder.claude_code.max_turns}`,
-    `- builder modes: claude_code${config.builder.allow_patch_mode ? ', patch (builder.patch holds a unified diff the runner applies)' : ''}`,
+    `- builder modes: claude_code${config.builder.allow_patch_mode ? ', patch (builder.patch holds a unified diff the runner applies)' : ''}; prefer ${config.builder.default_mode}`,
   ].join('\n');
 }
 
