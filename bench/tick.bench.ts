@@ -52,19 +52,17 @@ function makeRepo(): { root: string; scenario: string } {
   return { root, scenario };
 }
 
-/** The git commands one tick runs, run directly: the floor the runner is compared with. */
+/** The git commands a successful tick runs, run directly: the floor the runner is compared with. */
 function rawGit(root: string, base: string): void {
   git(root, 'rev-parse', '--show-toplevel');
-  git(root, 'rev-parse', '--verify', '--quiet', 'HEAD^{commit}');
-  git(root, 'symbolic-ref', '--quiet', 'HEAD');
+  git(root, 'rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD');
   git(root, 'status', '--porcelain=v1', '-z', '--untracked-files=all');
   git(root, 'ls-files', '-z');
   git(root, 'log', '-1', '--format=%h %s');
-  git(root, 'diff', '--raw', '--numstat', '-z', '--no-renames', base, '--');
+  git(root, 'diff', '--raw', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', base, '--');
   git(root, 'status', '--porcelain=v1', '-z', '--untracked-files=all');
-  git(root, 'rev-parse', '--verify', '--quiet', 'HEAD^{commit}');
-  git(root, 'diff', '--binary', '--no-renames', base, '--');
-  git(root, 'rev-parse', '--verify', '--quiet', 'HEAD^{commit}');
+  git(root, 'rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD');
+  git(root, 'diff', '--binary', '--no-renames', '--no-ext-diff', '--no-color', base, '--');
 }
 
 function median(values: number[]): number {
@@ -79,7 +77,11 @@ export async function run(): Promise<void> {
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
   const overheads: number[] = [];
   const totals: number[] = [];
+  const gitTimes: number[] = [];
+  const ratios: number[] = [];
   try {
+    // Each tick is followed by the raw git commands on the state it leaves (the 20-file change in
+    // the work tree), so both see the same load on a busy machine; the ratio is taken per pair.
     for (let i = 0; i <= RUNS; i += 1) {
       git(root, 'checkout', '-q', '--', '.');
       rmSync(path.join(root, 'relais/history'), { recursive: true, force: true });
@@ -90,24 +92,21 @@ export async function run(): Promise<void> {
       if (outcome.code !== 'SUCCESS') throw new Error(`bench tick ended with ${outcome.code}: ${outcome.detail}`);
       const meta = JSON.parse(readFileSync(path.join(root, 'relais/history', outcome.runId, 'meta.json'), 'utf8')) as { orchestrator: { calls: { duration_ms: number }[] }; builder: { call: { duration_ms: number } } };
       const claudeMs = meta.orchestrator.calls.reduce((n, c) => n + c.duration_ms, 0) + meta.builder.call.duration_ms;
+      const gitStart = performance.now();
+      rawGit(root, base);
+      const gitMs = performance.now() - gitStart;
       if (i === 0) continue; // warm-up: module loading and schema compilation happen once per process
       totals.push(total);
       overheads.push(total - claudeMs);
+      gitTimes.push(gitMs);
+      ratios.push((total - claudeMs) / gitMs);
     }
-    // Raw git on the same state the judge sees: the 20-file change in the work tree.
-    const gitTimes: number[] = [];
-    for (let i = 0; i <= RUNS; i += 1) {
-      const start = performance.now();
-      rawGit(root, base);
-      if (i > 0) gitTimes.push(performance.now() - start);
-    }
-    const overhead = median(overheads);
-    const raw = median(gitTimes);
     console.log(`repository: ${FILES} files, builder change: ${CHANGED} files; median of ${RUNS} ticks`);
     console.log(`${'tick, wall clock (Claude calls included)'.padEnd(58)} ${median(totals).toFixed(2).padStart(9)} ms`);
-    console.log(`${'runner overhead (everything but Claude and verification)'.padEnd(58)} ${overhead.toFixed(2).padStart(9)} ms`);
-    console.log(`${'raw git commands of one tick (11 commands)'.padEnd(58)} ${raw.toFixed(2).padStart(9)} ms`);
-    console.log(`${'ratio overhead / raw git'.padEnd(58)} ${(overhead / raw).toFixed(2).padStart(9)} x  (target < 2x: ${overhead / raw < 2 ? 'met' : 'MISSED'})`);
+    console.log(`${'runner overhead (everything but Claude and verification)'.padEnd(58)} ${median(overheads).toFixed(2).padStart(9)} ms`);
+    console.log(`${'raw git commands of one tick (9 commands)'.padEnd(58)} ${median(gitTimes).toFixed(2).padStart(9)} ms`);
+    const ratio = median(ratios);
+    console.log(`${'ratio overhead / raw git (median of the pairs)'.padEnd(58)} ${ratio.toFixed(2).padStart(9)} x  (target < 2x: ${ratio < 2 ? 'met' : 'MISSED'})`);
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(scenario, { force: true });

@@ -22,6 +22,26 @@ export async function symbolicHead(cwd: string): Promise<string | null> {
   return exitCode === 0 ? stdout.trim() : null;
 }
 
+/** Where HEAD is: the commit (null when there is none yet) and the branch (null when detached). */
+export interface HeadPosition {
+  readonly commit: string | null;
+  readonly branch: string | null;
+}
+
+/** Parses `git rev-parse HEAD --symbolic-full-name HEAD`: the commit, then the branch ref (or "HEAD" when detached). */
+export function parseHeadPosition(output: string): HeadPosition {
+  const [commit, ref] = output.trim().split('\n').map((l) => l.trim());
+  return { branch: ref && ref.startsWith('refs/') ? ref : null, commit: commit && /^[0-9a-f]{7,64}$/.test(commit) ? commit : null };
+}
+
+/** HEAD's commit and branch in one git call. */
+export async function headPosition(cwd: string): Promise<HeadPosition> {
+  const { stdout, exitCode } = await git(cwd, ['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'], { okExitCodes: [128] });
+  if (exitCode === 0) return parseHeadPosition(stdout);
+  // No commit yet: HEAD cannot be resolved, but it may already name a branch.
+  return { commit: null, branch: await symbolicHead(cwd) };
+}
+
 /** True when `ancestor` is `descendant` or one of its ancestors. */
 export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
   const { exitCode } = await git(cwd, ['merge-base', '--is-ancestor', ancestor, descendant], { okExitCodes: [1, 128] });

@@ -6,10 +6,11 @@ export async function resetHard(cwd: string, commit: string): Promise<void> {
 }
 
 /**
- * Puts HEAD back on `ref` ("refs/heads/main") or, when `ref` is null, detaches it at `commit`;
- * local changes are discarded, as in a rollback.
+ * Puts HEAD back on branch `ref` ("refs/heads/main") at `commit`, recreating the branch if it
+ * was deleted, or, when `ref` is null, detaches HEAD at `commit`. Local changes are discarded,
+ * as in a rollback.
  */
 export async function checkoutForce(cwd: string, ref: string | null, commit: string): Promise<void> {
   if (ref === null) await git(cwd, ['checkout', '--force', '--quiet', '--detach', commit]);
-  else await git(cwd, ['checkout', '--force', '--quiet', ref.replace(/^refs\/heads\//, '')]);
+  else await git(cwd, ['checkout', '--force', '--quiet', '-B', ref.replace(/^refs\/heads\//, ''), commit]);
 }

@@ -66,7 +66,7 @@ export async function build(ctx: TickContext, task: Task, limits: { maxFiles: nu
   );
   watch.stop();
   const costUsd = costToCharge(record, settings.max_budget_usd);
-  ctx.ledger.charge({ estimated_cost_usd: costUsd });
+  ctx.ledger.add({ estimated_cost_usd: costUsd });
   const base = { mode: 'claude_code' as const, maxTurns, costUsd };
   switch (record.verdict.kind) {
     case 'failed':

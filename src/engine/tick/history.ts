@@ -14,16 +14,20 @@ export interface HistoryFiles {
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-/** Writes history/<run_id>/{meta.json, report.json, report.md, diff.patch, verify.log}. */
+/**
+ * Writes history/<run_id>/{meta.json, report.json, report.md, diff.patch, verify.log}. The
+ * copies are renamed into place without fsync (REPORT.json at the top is the durable truth);
+ * meta.json comes last and durably: its presence says the entry is complete.
+ */
 export function writeHistory(historyDir: string, runId: string, files: HistoryFiles): string {
   const dir = path.join(historyDir, runId);
   mkdirSync(dir, { recursive: true });
-  if (files.report !== undefined) writeFileAtomic(path.join(dir, 'report.json'), json(files.report));
-  if (files.reportMd !== undefined) writeFileAtomic(path.join(dir, 'report.md'), files.reportMd);
-  if (files.diffPatch !== undefined) writeFileAtomic(path.join(dir, 'diff.patch'), files.diffPatch);
-  if (files.verifyLog !== undefined) writeFileAtomic(path.join(dir, 'verify.log'), files.verifyLog);
-  if (files.blocked !== undefined) writeFileAtomic(path.join(dir, 'blocked.json'), json(files.blocked));
-  // meta.json last: its presence says the entry is complete.
+  const copy = { durable: false };
+  if (files.report !== undefined) writeFileAtomic(path.join(dir, 'report.json'), json(files.report), copy);
+  if (files.reportMd !== undefined) writeFileAtomic(path.join(dir, 'report.md'), files.reportMd, copy);
+  if (files.diffPatch !== undefined) writeFileAtomic(path.join(dir, 'diff.patch'), files.diffPatch, copy);
+  if (files.verifyLog !== undefined) writeFileAtomic(path.join(dir, 'verify.log'), files.verifyLog, copy);
+  if (files.blocked !== undefined) writeFileAtomic(path.join(dir, 'blocked.json'), json(files.blocked), copy);
   writeFileAtomic(path.join(dir, 'meta.json'), json(files.meta));
   return dir;
 }

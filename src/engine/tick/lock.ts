@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ownerIsGone } from '../fs/process.js';
@@ -72,8 +72,8 @@ function createExclusive(file: string, text: string): boolean {
   try {
     const buffer = Buffer.from(text, 'utf8');
     let offset = 0;
+    // No fsync: a lock never needs to survive a crash of the machine (its boot id would be stale).
     while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { headCommit, symbolicHead, workTreeRoot } from '../git/head.js';
+import { headPosition, workTreeRoot } from '../git/head.js';
 import type { Blocker } from './blocked.js';
 import type { ChildEnv } from './claude.js';
 import { TICK_CONFIG_FILE, loadTickConfig, type TickConfig } from './config.js';
@@ -106,10 +106,11 @@ export async function openProject(start: string, identity: RunnerIdentity): Prom
     return blocked(missingConfig('The relais/ workspace is incomplete.', `${INIT_HINT} \`relais init\` only adds missing files; delete a broken one first to get the shipped version back.`, problems));
   }
 
-  const top = await workTreeRoot(root);
+  // Both questions at once: when `root` is no repository, the HEAD answer is simply unused.
+  const [top, position] = await Promise.all([workTreeRoot(root), headPosition(root).catch(() => ({ commit: null, branch: null }))]);
   if (top === null) return blocked(missingConfig(`${root} is not inside a git repository.`, 'Relais judges every change from git: run `git init` and commit your project, then run `relais run` at its root.'));
   if (realpathSync(top) !== root) return blocked(missingConfig(`${root} is not the top of its git work tree (${top}).`, `Run relais from ${top}, with ${TICK_CONFIG_FILE} there.`));
-  const [base, branch] = await Promise.all([headCommit(root), symbolicHead(root)]);
+  const { commit: base, branch } = position;
   if (base === null) return blocked(missingConfig('HEAD cannot be read: the repository has no commit yet.', `Commit your project (including ${TICK_CONFIG_FILE} and relais/), then run again.`));
 
   if (rootRefusesBypass(config, identity)) {

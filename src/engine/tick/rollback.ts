@@ -23,6 +23,8 @@ export interface RollbackResult {
   readonly problems: readonly string[];
   /** Guarded files that changed and could not be put back (history files are not copied). */
   readonly unrestored: readonly string[];
+  /** HEAD after the rollback (the base commit when it worked). */
+  readonly head: string | null;
 }
 
 function removeWithEmptyParents(root: string, rel: string): boolean {
@@ -75,5 +77,5 @@ export async function rollback(root: string, point: RollbackPoint, touched: read
   const [left, head] = await Promise.all([status(root), headCommit(root)]);
   if (left.length > 0) problems.push(`work tree not clean after rollback: ${left.slice(0, 5).map((e) => `${e.code} ${e.path}`).join(', ')}`);
   if (head !== point.base) problems.push(`HEAD is ${head ?? 'unborn'} instead of the base commit ${point.base}`);
-  return { clean: problems.length === 0, removed, problems, unrestored };
+  return { clean: problems.length === 0, removed, problems, unrestored, head };
 }

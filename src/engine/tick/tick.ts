@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { bootId } from '../fs/process.js';
 import { resolveInsideRoot } from '../fs/safe-path.js';
-import { headCommit, isAncestor } from '../git/head.js';
+import { headCommit, headPosition, isAncestor } from '../git/head.js';
 import { blastLine, blastRadius, type BlastRadius, type TouchedFile } from './blast.js';
 import { blockedRecord, writeBlocked, type Blocker, type BlockedRecord } from './blocked.js';
 import { build, type BuildResult } from './build.js';
@@ -24,7 +24,7 @@ import { buildReport, type TickReport } from './report.js';
 import { renderReportMd } from './render.js';
 import { rollback, type RollbackResult } from './rollback.js';
 import type { Task } from './task.js';
-import { collectTouched, diffPatch } from './touched.js';
+import { collectTouched, diffPatch, trackedPatch } from './touched.js';
 import { checkReport } from './validate.js';
 import { runVerification, type VerifyRun } from './verify.js';
 import { relativeToRoot, type WorkspacePaths } from './workspace.js';
@@ -118,6 +118,8 @@ interface Findings {
   blast: BlastRadius;
   judgement: Judgement | null;
   head: HeadState | null;
+  /** HEAD's commit as last seen (after the judge, then after a rollback). */
+  headCommit: string | null;
   taints: readonly string[] | null;
   runs: readonly VerifyRun[];
   verifyLog: string;
@@ -131,18 +133,23 @@ interface Findings {
 
 const NO_BLAST: BlastRadius = { files_touched: 0, lines_added: 0, lines_deleted: 0, new_files: 0 };
 
-async function headStateOf(root: string, base: string): Promise<HeadState> {
-  const head = await headCommit(root);
-  if (head === base) return 'base';
-  return head !== null && (await isAncestor(root, base, head)) ? 'descendant' : 'moved';
+/**
+ * Where HEAD went. Leaving the branch the tick started on (switching, detaching, deleting it)
+ * counts as moved too: the user's branch is part of what the tick must give back unchanged.
+ */
+async function headStateOf(root: string, base: string, branch: string | null): Promise<{ state: HeadState; commit: string | null }> {
+  const now = await headPosition(root);
+  if (now.branch !== branch) return { state: 'moved', commit: now.commit };
+  if (now.commit === base) return { state: 'base', commit: now.commit };
+  return { state: now.commit !== null && (await isAncestor(root, base, now.commit)) ? 'descendant' : 'moved', commit: now.commit };
 }
 
 async function runStages(project: Project, start: Startable, runId: string, startedAt: Date, options: RunTickOptions & { clock: () => Date; emit: TickEventSink }): Promise<TickOutcome> {
   const { config, paths } = project;
   const milestone = config.project.milestone_id;
   const ledger = new BudgetLedger(paths, milestone, start.state, options.clock);
-  ledger.setWarning(start.warnings.length > 0);
-  ledger.charge({ ticks: 1 });
+  ledger.startTick(start.warnings.length > 0);
+  rmSync(paths.task, { force: true }); // the last tick's TASK must not pass for this one's
   const ctx: TickContext = {
     project,
     runId,
@@ -158,7 +165,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
   const at = (): string => options.clock().toISOString();
   options.emit({ type: 'started', runId, at: at(), baseCommit: project.baseCommit, milestoneId: milestone, budgetWarnings: start.warnings });
 
-  const f: Findings = { task: null, orchestratorCalls: [], built: null, touched: [], blast: NO_BLAST, judgement: null, head: null, taints: null, runs: [], verifyLog: '', patch: null, rollback: null, ownedChanged: [], restorePoints: [], detail: '', error: null };
+  const f: Findings = { task: null, orchestratorCalls: [], built: null, touched: [], blast: NO_BLAST, judgement: null, head: null, headCommit: null, taints: null, runs: [], verifyLog: '', patch: null, rollback: null, ownedChanged: [], restorePoints: [], detail: '', error: null };
   let code: Exclude<TickCode, BlockedCode>;
   try {
     const orch = await orchestrate(ctx);
@@ -185,6 +192,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
   if (code !== 'SUCCESS' && f.built !== null) {
     const rb = await rollback(project.root, { base: project.baseCommit, branch: project.branch, snapshots: f.restorePoints }, f.touched);
     f.rollback = rb;
+    f.headCommit = rb.head;
     if (!rb.clean) {
       code = 'STOP_INTERRUPTED';
       f.detail = `${f.detail}; rollback incomplete: ${rb.problems.join('; ')}`;
@@ -208,15 +216,22 @@ async function buildAndJudge(ctx: TickContext, f: Findings, task: Task): Promise
   f.restorePoints = guard.restorePoints();
   ctx.emit({ type: 'built', runId: ctx.runId, at: at(), mode: built.mode, completed: built.completed, outputValid: built.outputValid, maxTurns: built.maxTurns, problem: built.problem, costUsd: built.costUsd });
 
-  const tracked = await collectTouched(project.root, project.baseCommit);
+  // The git questions of the judge are independent: ask them at once.
+  const keepPatch = config.history.enabled && config.history.include_diff_patch;
+  const [tracked, head, patch] = await Promise.all([
+    collectTouched(project.root, project.baseCommit),
+    headStateOf(project.root, project.baseCommit, project.branch),
+    keepPatch ? trackedPatch(project.root, project.baseCommit) : Promise.resolve(null),
+  ]);
   const internal: TouchedFile[] = guard.gitChanged.map((p) => ({ path: p, change: 'git-internal', added: 0, deleted: 0, binary: false }));
   f.touched = [...tracked, ...internal];
   f.ownedChanged = guard.ownedChanged;
   f.blast = blastRadius(f.touched);
-  f.head = await headStateOf(project.root, project.baseCommit);
+  f.head = head.state;
+  f.headCommit = head.commit;
   const judgement = judgeChange({ task, touched: f.touched, ownedChanged: guard.ownedChanged, head: f.head, rules });
   f.judgement = judgement;
-  if (config.history.enabled && config.history.include_diff_patch) f.patch = await diffPatch(project.root, project.baseCommit, f.touched);
+  if (patch !== null) f.patch = diffPatch(patch, project.root, f.touched);
 
   // A3 comes before A4: a failed or (strictly) invalid builder decides the code; the judge's
   // findings are still reported and the rollback still uses its touched set.
@@ -326,7 +341,8 @@ async function finishReport(ctx: TickContext, f: Findings, initial: Exclude<Tick
   const { project } = ctx;
   const { paths, config } = project;
   let code = initial;
-  const head = (await headCommit(project.root)) ?? project.baseCommit;
+  // HEAD as the judge or the rollback last saw it; asked again only when neither ran.
+  const head = f.headCommit ?? (await headCommit(project.root)) ?? project.baseCommit;
   const endedAt = ctx.clock();
   const historyRel = `${paths.historyDirRel}/${ctx.runId}`;
   const keepHistory = config.history.enabled;
@@ -355,7 +371,8 @@ async function finishReport(ctx: TickContext, f: Findings, initial: Exclude<Tick
   const md = renderReportMd(report, config.runner.render_report_md.max_chars);
   try {
     writeFileAtomic(paths.reportJson, `${JSON.stringify(report, null, 2)}\n`);
-    if (config.runner.render_report_md.enabled) writeFileAtomic(paths.reportMd, md);
+    // REPORT.md is a rendering of REPORT.json: replaced atomically, but it needs no fsync of its own.
+    if (config.runner.render_report_md.enabled) writeFileAtomic(paths.reportMd, md, { durable: false });
   } catch (error) {
     // A6 row 1: the truth cannot be written. Say so where the next tick will look first.
     code = 'STOP_INTERRUPTED';

@@ -26,9 +26,14 @@ export async function collectTouched(root: string, base: string): Promise<Touche
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The tracked part of the tick's diff (may run while the touched set is being collected). */
+export function trackedPatch(root: string, base: string): Promise<string> {
+  return patchAgainst(root, base);
+}
+
 /** The tick's whole diff as one patch: tracked changes from git, then each new untracked file. */
-export async function diffPatch(root: string, base: string, touched: readonly TouchedFile[]): Promise<string> {
-  let patch = await patchAgainst(root, base);
+export function diffPatch(tracked: string, root: string, touched: readonly TouchedFile[]): string {
+  let patch = tracked;
   for (const file of touched) {
     if (file.change !== 'untracked') continue;
     try {

@@ -353,10 +353,19 @@ describe('A4 judge', () => {
     repo.expectRolledBack(before);
   });
 
-  it('a builder that switches branch is put back on the original branch', async () => {
-    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes({ op: 'git', args: ['checkout', '-q', '-b', 'elsewhere'] }, { op: 'write', path: 'package.json', content: '{}\n' }, { op: 'commit' })] });
+  it('a builder that switches branch is STOP_HEAD_MOVED and is put back on the original branch', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes({ op: 'git', args: ['checkout', '-q', '-b', 'elsewhere'] }, EDIT_A, { op: 'commit' })] });
     const before = repo.snapshot();
-    expect((await repo.run()).result.code).toBe('STOP_SCOPE_VIOLATION_OUTSIDE_ALLOWED');
+    expect((await repo.run()).result.code).toBe('STOP_HEAD_MOVED');
+    repo.expectRolledBack(before);
+    expect(gitIn(repo.root, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
+  });
+
+  it('a builder that deletes the original branch gets it back at base', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes({ op: 'git', args: ['checkout', '-q', '-b', 'other'] }, { op: 'git', args: ['branch', '-q', '-D', 'main'] }, EDIT_A)] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_HEAD_MOVED');
     repo.expectRolledBack(before);
     expect(gitIn(repo.root, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
   });

@@ -59,3 +59,14 @@ describe('newFilePatch()', () => {
     expect(newFilePatch('x.bin', Buffer.from([0, 1]))).toContain('Binary files /dev/null and b/x.bin differ');
   });
 });
+
+describe('parseHeadPosition() and parseGitVersion()', () => {
+  it('reads the commit and the branch, or no branch when detached', async () => {
+    const { parseHeadPosition, parseGitVersion } = await import('../../../src/engine/git/head.js');
+    const sha = 'a'.repeat(40);
+    expect(parseHeadPosition(`${sha}\nrefs/heads/main\n`)).toEqual({ commit: sha, branch: 'refs/heads/main' });
+    expect(parseHeadPosition(`${sha}\nHEAD\n`)).toEqual({ commit: sha, branch: null });
+    expect(parseHeadPosition('')).toEqual({ commit: null, branch: null });
+    expect(parseGitVersion('git version 2.39.5\n')).toBe('2.39.5');
+  });
+});
