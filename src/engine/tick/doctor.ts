@@ -2,7 +2,7 @@ import { git } from '../git/core.js';
 import { gitVersion, headCommit, workTreeRoot } from '../git/head.js';
 import { budgetWarnings, reservationShortfalls, worstCaseTick } from './budgets.js';
 import { probeClaude, resolveCommand, type ChildEnv } from './claude.js';
-import { loadTickConfig } from './config.js';
+import { defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
 import { inspectLock } from './lock.js';
 import { rootRefusesBypass, type RunnerIdentity } from './project.js';
 import { countersOf, emptyState, loadState } from './state.js';
@@ -21,6 +21,29 @@ export interface DoctorCheck {
 export interface DoctorReport {
   readonly ok: boolean;
   readonly checks: readonly DoctorCheck[];
+}
+
+/** The schema files compile and the prompt files exist. */
+function checkWorkspace(root: string, config: TickConfig, add: (name: string, status: DoctorCheck['status'], detail: string) => void): void {
+  const problems: string[] = [];
+  for (const [file] of workspaceFiles(root, config)) {
+    const rel = relativeToRoot(root, file);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      problems.push(`${rel} is missing`);
+      continue;
+    }
+    if (!rel.endsWith('.json')) continue;
+    try {
+      const compiled = compileSchema(JSON.parse(text));
+      if (!compiled.ok) problems.push(`${rel}: ${compiled.error.message}`);
+    } catch (error) {
+      problems.push(`${rel}: not JSON (${(error as Error).message})`);
+    }
+  }
+  add('schemas and prompts', problems.length === 0 ? 'ok' : 'fail', problems.length === 0 ? 'the three schemas compile (draft 2020-12) and the four prompts exist' : `${problems.join('; ')} (run \`relais init\` to restore missing files)`);
 }
 
 /** Checks git, the Claude CLI (path, version, permission modes, root), config, schemas and budgets. */
@@ -42,33 +65,12 @@ export async function doctor(options: RunnerIdentity & { readonly root: string; 
   add('repository', top && head ? 'ok' : 'fail', !top ? `${options.root} is not in a git repository` : !head ? 'no commit yet: HEAD cannot be read' : `${top} at ${head.slice(0, 12)}`);
 
   const loaded = loadTickConfig(options.root);
-  if (!loaded.ok) {
-    add('config', 'fail', loaded.error.message);
-    return { ok: false, checks };
-  }
-  const config = loaded.value;
-  add('config', 'ok', `relais.config.json is valid (milestone ${config.project.milestone_id})`);
+  if (!loaded.ok) add('config', 'fail', `${loaded.error.message} (the checks below use the defaults)`);
+  else add('config', 'ok', `relais.config.json is valid (milestone ${loaded.value.project.milestone_id})`);
+  const config = loaded.ok ? loaded.value : defaultTickConfig();
   const paths = workspacePaths(options.root, config);
 
-  const problems: string[] = [];
-  for (const [file] of workspaceFiles(options.root, config)) {
-    const rel = relativeToRoot(options.root, file);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      problems.push(`${rel} is missing`);
-      continue;
-    }
-    if (!rel.endsWith('.json')) continue;
-    try {
-      const compiled = compileSchema(JSON.parse(text));
-      if (!compiled.ok) problems.push(`${rel}: ${compiled.error.message}`);
-    } catch (error) {
-      problems.push(`${rel}: not JSON (${(error as Error).message})`);
-    }
-  }
-  add('schemas and prompts', problems.length === 0 ? 'ok' : 'fail', problems.length === 0 ? 'the three schemas compile (draft 2020-12) and the four prompts exist' : `${problems.join('; ')} (run \`relais init\` to restore missing files)`);
+  if (loaded.ok) checkWorkspace(options.root, config, add);
 
   const command = options.claudeCommand ?? config.claude_code_cli.command;
   const resolved = resolveCommand(command, options.root, env);
@@ -88,14 +90,14 @@ export async function doctor(options: RunnerIdentity & { readonly root: string; 
   else if (options.uid === 0) add('root', 'warn', 'running as root (allowed: IS_SANDBOX=1 or a permission mode other than bypassPermissions)');
   else add('root', 'ok', 'not running as root');
 
-  if (top) {
+  if (top && loaded.ok) {
     const probe = await git(options.root, ['check-ignore', '-q', '--', relativeToRoot(options.root, paths.state)], { okExitCodes: [1, 128] });
     add('ignore rules', probe.exitCode === 0 ? 'ok' : 'warn', probe.exitCode === 0 ? 'runner state is ignored by git' : 'relais/STATE.json is not ignored: run `relais init` to add relais/.gitignore');
   }
 
   const state = loadState(paths);
-  if (!state.ok) add('budgets', 'fail', state.error.message);
-  else {
+  if (loaded.ok && !state.ok) add('budgets', 'fail', state.error.message);
+  else if (loaded.ok && state.ok) {
     const used = countersOf(state.value ?? emptyState(new Date(0)), config.project.milestone_id);
     const limits = config.budgets.per_milestone;
     const short = reservationShortfalls(used, limits, worstCaseTick(config));

@@ -114,6 +114,8 @@ interface Findings {
   task: Task | null;
   orchestratorCalls: readonly CallSummary[];
   built: BuildResult | null;
+  /** Set just before the builder starts: from then on a STOP rolls back. */
+  builderStarted: boolean;
   touched: readonly TouchedFile[];
   blast: BlastRadius;
   judgement: Judgement | null;
@@ -165,7 +167,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
   const at = (): string => options.clock().toISOString();
   options.emit({ type: 'started', runId, at: at(), baseCommit: project.baseCommit, milestoneId: milestone, budgetWarnings: start.warnings });
 
-  const f: Findings = { task: null, orchestratorCalls: [], built: null, touched: [], blast: NO_BLAST, judgement: null, head: null, headCommit: null, taints: null, runs: [], verifyLog: '', patch: null, rollback: null, ownedChanged: [], restorePoints: [], detail: '', error: null };
+  const f: Findings = { task: null, orchestratorCalls: [], built: null, builderStarted: false, touched: [], blast: NO_BLAST, judgement: null, head: null, headCommit: null, taints: null, runs: [], verifyLog: '', patch: null, rollback: null, ownedChanged: [], restorePoints: [], detail: '', error: null };
   let code: Exclude<TickCode, BlockedCode>;
   try {
     const orch = await orchestrate(ctx);
@@ -189,7 +191,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     f.detail = `internal error: ${(error as Error).message}`;
     code = 'STOP_INTERRUPTED';
   }
-  if (code !== 'SUCCESS' && f.built !== null) {
+  if (code !== 'SUCCESS' && f.builderStarted) {
     const rb = await rollback(project.root, { base: project.baseCommit, branch: project.branch, snapshots: f.restorePoints }, f.touched);
     f.rollback = rb;
     f.headCommit = rb.head;
@@ -211,6 +213,7 @@ async function buildAndJudge(ctx: TickContext, f: Findings, task: Task): Promise
   const guard = new BuilderGuard(project, ctx.runId);
   const at = (): string => ctx.clock().toISOString();
 
+  f.builderStarted = true;
   const built = await build(ctx, task, limits, forbidden, guard);
   f.built = built;
   f.restorePoints = guard.restorePoints();
