@@ -15,9 +15,9 @@ export interface HistoryFiles {
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
- * Writes history/<run_id>/{meta.json, report.json, report.md, diff.patch, verify.log}. The
- * copies are renamed into place without fsync (REPORT.json at the top is the durable truth);
- * meta.json comes last and durably: its presence says the entry is complete.
+ * Writes history/<run_id>/{meta.json, report.json, report.md, diff.patch, verify.log}. Each file
+ * is renamed into place whole, but without fsync: history is a record, REPORT.json and STATE.json
+ * are the durable truth. meta.json comes last: its presence says the entry is complete.
  */
 export function writeHistory(historyDir: string, runId: string, files: HistoryFiles): string {
   const dir = path.join(historyDir, runId);
@@ -28,7 +28,7 @@ export function writeHistory(historyDir: string, runId: string, files: HistoryFi
   if (files.diffPatch !== undefined) writeFileAtomic(path.join(dir, 'diff.patch'), files.diffPatch, copy);
   if (files.verifyLog !== undefined) writeFileAtomic(path.join(dir, 'verify.log'), files.verifyLog, copy);
   if (files.blocked !== undefined) writeFileAtomic(path.join(dir, 'blocked.json'), json(files.blocked), copy);
-  writeFileAtomic(path.join(dir, 'meta.json'), json(files.meta));
+  writeFileAtomic(path.join(dir, 'meta.json'), json(files.meta), copy);
   return dir;
 }
 
