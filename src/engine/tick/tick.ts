@@ -13,7 +13,7 @@ import type { CallSummary, TickContext } from './context.js';
 import type { TickEventSink } from './events.js';
 import { BuilderGuard, judgeRules } from './guard.js';
 import { writeHistory } from './history.js';
-import { judgeChange, type HeadState, type Judgement } from './judge.js';
+import { effectiveLimits, judgeChange, type HeadState, type Judgement } from './judge.js';
 import { BudgetLedger } from './ledger.js';
 import { acquireTickLock, type LockAttempt } from './lock.js';
 import { orchestrate } from './orchestrate.js';
@@ -208,7 +208,7 @@ async function buildAndJudge(ctx: TickContext, f: Findings, task: Task): Promise
   const { project } = ctx;
   const { config } = project;
   const rules = judgeRules(project);
-  const limits = { maxFiles: Math.min(task.diff_limits.max_files_touched, rules.maxFilesCap), maxLines: Math.min(task.diff_limits.max_lines_changed, rules.maxLinesCap) };
+  const limits = effectiveLimits(task, rules);
   const forbidden = [...new Set([...rules.forbiddenFloor, ...task.scope.forbidden_globs])];
   const guard = new BuilderGuard(project, ctx.runId);
   const at = (): string => ctx.clock().toISOString();
