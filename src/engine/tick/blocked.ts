@@ -47,9 +47,15 @@ export function blockedRecord(blocker: Blocker, runId: string | null, at: Date):
   };
 }
 
-/** Writes BLOCKED.json atomically. */
+/** Writes BLOCKED.json atomically (once more if a concurrent cleanup took the temp file). */
 export function writeBlocked(file: string, record: BlockedRecord): void {
-  writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  const text = `${JSON.stringify(record, null, 2)}\n`;
+  try {
+    writeFileAtomic(file, text);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    writeFileAtomic(file, text);
+  }
 }
 
 /** Reads BLOCKED.json: null when absent, 'invalid' when it does not match its schema. */

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { isProcessAlive } from '../fs/process.js';
 import { status } from '../git/status.js';
 import { readBlocked, type Blocker } from './blocked.js';
 import { budgetWarnings, reservationShortfalls, worstCaseTick } from './budgets.js';
@@ -42,10 +43,21 @@ function workspaceFiles(project: Project): string[] {
   return out;
 }
 
+/**
+ * True when a temp file's writer is still running: atomic writes name their temp file
+ * ".<name>.<pid>.<random>.tmp", and a run refused by the lock may be writing BLOCKED.json right
+ * now. Temp files without a pid (e.g. "STATE.json.tmp") are always stale.
+ */
+export function tempFileWriterAlive(name: string, isAlive: (pid: number) => boolean = isProcessAlive): boolean {
+  const match = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
+  return match !== null && Number(match[1]) !== process.pid && isAlive(Number(match[1]));
+}
+
 /** Temp files left by an interrupted atomic write, matched by runner.crash_cleanup.delete_tmp_glob. */
 export function staleTempFiles(project: Project): string[] {
   const isTmp = picomatch(project.config.runner.crash_cleanup.delete_tmp_glob, { dot: true });
   return workspaceFiles(project)
+    .filter((file) => !tempFileWriterAlive(path.basename(file)))
     .map((f) => relativeToRoot(project.root, f))
     .filter((rel) => isTmp(rel))
     .sort();

@@ -128,10 +128,10 @@ describe('A1 preflight (BLOCKED, no Claude call)', () => {
 
   it('row 6: stale temp files alone are cleaned up and the tick runs', async () => {
     const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes(EDIT_A)] });
-    writeFileSync(path.join(repo.root, 'relais/.REPORT.json.999.abcd.tmp'), 'half');
+    writeFileSync(path.join(repo.root, 'relais/.REPORT.json.4194403.abcd.tmp'), 'half');
     const run = await repo.run();
     expect(run.result.code).toBe('SUCCESS');
-    expect(repo.exists('relais/.REPORT.json.999.abcd.tmp')).toBe(false);
+    expect(repo.exists('relais/.REPORT.json.4194403.abcd.tmp')).toBe(false);
   });
 
   it('row 7: a budget that cannot reserve a worst-case tick (cost with the retry)', async () => {

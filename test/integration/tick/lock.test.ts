@@ -29,8 +29,10 @@ describe('the tick lock', () => {
     expect(repo.calls('builder')).toHaveLength(1);
     // The refused runs wrote BLOCKED.json while the winner's builder ran; that is not a mutation.
     const winner = results.find((r) => r.result.code === 'SUCCESS')!;
-    const loser = results.find((r) => r.result.code === 'BLOCKED_LOCK_HELD')!;
-    expect((loser.result.blocked as { lock_holder: { run_id: string } }).lock_holder.run_id).toBe(winner.result.runId);
+    // Each refused run names the winner (unless it read lock.json in the instant it was being written).
+    const holders = results.filter((r) => r.result.code === 'BLOCKED_LOCK_HELD').map((r) => (r.result.blocked as { lock_holder: { run_id: string } | null }).lock_holder?.run_id);
+    expect(holders.filter((h) => h !== undefined).length).toBeGreaterThan(0);
+    for (const holder of holders) if (holder !== undefined) expect(holder).toBe(winner.result.runId);
     expect(repo.exists('relais/lock.json')).toBe(false);
     expect(repo.counters()).toMatchObject({ ticks: 1, orchestrator_calls: 1, builder_calls: 1 });
   });

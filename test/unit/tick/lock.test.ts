@@ -54,3 +54,13 @@ describe('acquireTickLock()', () => {
     expect(acquireTickLock(file, me('r2'))).toMatchObject({ acquired: false, reason: 'another run is reclaiming a stale lock' });
   });
 });
+
+describe('stale temp files', () => {
+  it('a temp file whose writer still runs is not stale; one without a pid, or with a dead pid, is', async () => {
+    const { tempFileWriterAlive } = await import('../../../src/engine/tick/preflight.js');
+    const alive = (pid: number) => pid === 4242;
+    expect(tempFileWriterAlive('.BLOCKED.json.4242.ab12cd34.tmp', alive)).toBe(true);
+    expect(tempFileWriterAlive('.BLOCKED.json.4243.ab12cd34.tmp', alive)).toBe(false);
+    expect(tempFileWriterAlive('STATE.json.tmp', alive)).toBe(false);
+  });
+});
