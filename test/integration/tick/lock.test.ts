@@ -16,7 +16,7 @@ describe('the tick lock', () => {
         return r;
       }),
     );
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 45_000;
     while (ended < 9 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(ended).toBe(9);
     writeFileSync(release, '');
@@ -35,5 +35,5 @@ describe('the tick lock', () => {
     for (const holder of holders) if (holder !== undefined) expect(holder).toBe(winner.result.runId);
     expect(repo.exists('relais/lock.json')).toBe(false);
     expect(repo.counters()).toMatchObject({ ticks: 1, orchestrator_calls: 1, builder_calls: 1 });
-  });
+  }, 90_000); // ten node processes on two busy cores can take a while
 });
