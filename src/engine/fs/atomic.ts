@@ -5,8 +5,10 @@ import path from 'node:path';
 /**
  * Writes a file so that readers see either the old or the new content, never a mix:
  * write a sibling temp file, fsync it, rename over the target, then fsync the folder.
+ * `durable: false` keeps the rename but skips both fsyncs, for copies that can be rebuilt.
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number; durable?: boolean } = {}): void {
+  const durable = options.durable ?? true;
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -15,7 +17,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -25,7 +27,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     rmSync(tmp, { force: true });
     throw error;
   }
-  fsyncDir(dir);
+  if (durable) fsyncDir(dir);
 }
 
 /** Flushes a folder's entries (a rename is only durable once its folder is synced). */

@@ -21,3 +21,72 @@ export async function diffText(cwd: string, args: readonly string[]): Promise<Re
     return fail('GIT_DIFF_FAILED', diffFailureDetail((error as Error).message ?? '', ''));
   }
 }
+
+/** How a tracked file differs from the base commit. */
+export type TrackedChange = 'added' | 'modified' | 'deleted' | 'type-changed';
+
+/** One tracked file that differs between a commit and the work tree. */
+export interface TrackedDiffEntry {
+  readonly path: string;
+  readonly change: TrackedChange;
+  /** Lines added and deleted; 0 for binary files. */
+  readonly added: number;
+  readonly deleted: number;
+  readonly binary: boolean;
+}
+
+function changeOf(letter: string): TrackedChange {
+  switch (letter) {
+    case 'A':
+      return 'added';
+    case 'D':
+      return 'deleted';
+    case 'T':
+      return 'type-changed';
+    default:
+      // M, and U (unmerged) which the judge treats as a plain modification.
+      return 'modified';
+  }
+}
+
+/**
+ * Parses `git diff --raw --numstat -z --no-renames` output: raw records
+ * (":mode mode sha sha X\0path\0") followed by numstat records ("added\tdeleted\tpath\0").
+ */
+export function parseRawNumstatZ(output: string): TrackedDiffEntry[] {
+  const tokens = output.split('\0');
+  const changes = new Map<string, TrackedChange>();
+  const counts = new Map<string, { added: number; deleted: number; binary: boolean }>();
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i]!;
+    if (token.startsWith(':')) {
+      const letter = token.trim().split(' ').pop() ?? 'M';
+      const path = tokens[i + 1];
+      if (path !== undefined) changes.set(path, changeOf(letter.charAt(0)));
+      i += 1;
+      continue;
+    }
+    const match = /^(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(token);
+    if (!match) continue;
+    const binary = match[1] === '-' || match[2] === '-';
+    counts.set(match[3]!, { added: binary ? 0 : Number(match[1]), deleted: binary ? 0 : Number(match[2]), binary });
+  }
+  const entries: TrackedDiffEntry[] = [];
+  for (const [path, change] of changes) {
+    const count = counts.get(path) ?? { added: 0, deleted: 0, binary: false };
+    entries.push({ path, change, ...count });
+  }
+  return entries;
+}
+
+/** Tracked files that differ between `base` and the work tree (commits made since base included). */
+export async function diffAgainst(cwd: string, base: string): Promise<TrackedDiffEntry[]> {
+  const { stdout } = await git(cwd, ['diff', '--raw', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', base, '--']);
+  return parseRawNumstatZ(stdout);
+}
+
+/** The full patch of tracked changes since `base` (binary hunks included), for the history. */
+export async function patchAgainst(cwd: string, base: string): Promise<string> {
+  const { stdout } = await git(cwd, ['diff', '--binary', '--no-renames', '--no-ext-diff', '--no-color', base, '--']);
+  return stdout;
+}

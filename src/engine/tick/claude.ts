@@ -1,0 +1,169 @@
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { TickConfig } from './config.js';
+import { judgeCall, parseClaudeVersion, parsePermissionModes, wrapperCost, type CallVerdict } from './wrapper.js';
+
+/** Environment handed to child processes; the caller decides what it holds. */
+export type ChildEnv = Readonly<Record<string, string | undefined>>;
+
+/** One Claude Code call: the adapter's only input. */
+export interface ClaudeInvocation {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Written to stdin, which is then closed. */
+  readonly prompt: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly env?: ChildEnv;
+}
+
+/** A finished call, with what the runner needs to account for it. */
+export interface ClaudeCallRecord {
+  readonly argv: readonly string[];
+  readonly exitCode: number | null;
+  readonly durationMs: number;
+  readonly verdict: CallVerdict;
+  /** total_cost_usd from the wrapper, null when the wrapper did not say. */
+  readonly costUsd: number | null;
+  readonly stderrTail: string;
+}
+
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+/** A command given as a relative path ("./bin/claude") is taken from the repository root. */
+export function commandPath(command: string, root: string): string {
+  return command.includes('/') && !path.isAbsolute(command) ? path.resolve(root, command) : command;
+}
+
+function modelFlags(model: string, fallback: string): string[] {
+  // The CLI refuses a fallback equal to the main model.
+  return fallback && fallback !== model ? ['--model', model, '--fallback-model', fallback] : ['--model', model];
+}
+
+function budgetFlag(usd: number): string[] {
+  return usd > 0 ? ['--max-budget-usd', String(usd)] : [];
+}
+
+/** The orchestrator's argv: print mode, JSON wrapper, plan mode, one turn by default. */
+export function orchestratorArgs(config: TickConfig, systemPrompt: string): string[] {
+  const o = config.orchestrator;
+  return [
+    '-p',
+    '--output-format',
+    config.claude_code_cli.output_format,
+    '--max-turns',
+    String(o.max_turns),
+    ...(config.claude_code_cli.no_session_persistence ? ['--no-session-persistence'] : []),
+    ...(o.allowed_tools.trim() ? ['--allowedTools', o.allowed_tools] : []),
+    '--permission-mode',
+    o.permission_mode,
+    ...modelFlags(config.models.orchestrator_model, config.models.orchestrator_fallback_model),
+    ...budgetFlag(o.max_budget_usd),
+    '--append-system-prompt',
+    systemPrompt,
+  ];
+}
+
+/** The builder's argv: restricted tools, the configured permission mode, `maxTurns` turns. */
+export function builderArgs(config: TickConfig, maxTurns: number, systemPrompt: string): string[] {
+  const b = config.builder.claude_code;
+  return [
+    '-p',
+    '--output-format',
+    config.claude_code_cli.output_format,
+    '--max-turns',
+    String(maxTurns),
+    ...(config.claude_code_cli.no_session_persistence ? ['--no-session-persistence'] : []),
+    '--allowedTools',
+    b.allowed_tools,
+    '--permission-mode',
+    b.permission_mode,
+    ...modelFlags(config.models.builder_model, config.models.builder_fallback_model),
+    ...budgetFlag(b.max_budget_usd),
+    '--append-system-prompt',
+    systemPrompt,
+  ];
+}
+
+function envOptions(env: ChildEnv | undefined): { env?: Record<string, string | undefined>; extendEnv?: boolean } {
+  return env ? { env: { ...env }, extendEnv: false } : {};
+}
+
+/** Runs one Claude Code call as a child (argv only, no shell, cwd = repo root) and judges it. */
+export async function invokeClaude(call: ClaudeInvocation, now: () => number = Date.now): Promise<ClaudeCallRecord> {
+  const started = now();
+  const child = await execa(commandPath(call.command, call.cwd), [...call.args], {
+    cwd: call.cwd,
+    input: call.prompt,
+    shell: false,
+    reject: false,
+    timeout: Math.max(1, Math.floor(call.timeoutMs)),
+    forceKillAfterDelay: 2000,
+    maxBuffer: MAX_OUTPUT_BYTES,
+    stripFinalNewline: false,
+    windowsHide: true,
+    ...envOptions(call.env),
+  });
+  const spawnError = child.exitCode === undefined && !child.timedOut && !child.signal ? child.shortMessage || child.message || 'unknown error' : null;
+  const verdict = judgeCall({
+    spawnError,
+    timedOut: child.timedOut,
+    signal: child.signal ?? null,
+    exitCode: child.exitCode ?? null,
+    stdout: String(child.stdout ?? ''),
+    stderr: String(child.stderr ?? ''),
+  });
+  const stderr = String(child.stderr ?? '').trim();
+  return {
+    argv: [call.command, ...call.args],
+    exitCode: child.exitCode ?? null,
+    durationMs: Math.max(0, Math.round(now() - started)),
+    verdict,
+    costUsd: wrapperCost(verdict.wrapper),
+    stderrTail: stderr.length > 2000 ? stderr.slice(-2000) : stderr,
+  };
+}
+
+/** The absolute path the command resolves to, searching PATH for a bare name; null when not found. */
+export function resolveCommand(command: string, root: string, env: ChildEnv): string | null {
+  const executable = (file: string): boolean => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) {
+    const file = commandPath(command, root);
+    return executable(file) ? file : null;
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, command);
+    if (executable(file)) return file;
+  }
+  return null;
+}
+
+/** What `claude --version` and `claude --help` tell about the installed CLI. */
+export interface ClaudeProbe {
+  readonly version: string | null;
+  readonly permissionModes: readonly string[];
+  readonly problem: string | null;
+}
+
+/** Asks the Claude CLI for its version and the permission modes it accepts (for `relais doctor`). */
+export async function probeClaude(command: string, root: string, env: ChildEnv | undefined): Promise<ClaudeProbe> {
+  const run = (args: string[]) =>
+    execa(commandPath(command, root), args, { cwd: root, shell: false, reject: false, stdin: 'ignore', timeout: 20_000, ...envOptions(env) });
+  const version = await run(['--version']);
+  if (version.exitCode !== 0) return { version: null, permissionModes: [], problem: `\`${command} --version\` failed: ${(version.stderr || version.shortMessage || '').toString().trim()}` };
+  const help = await run(['--help']);
+  return {
+    version: parseClaudeVersion(String(version.stdout)),
+    permissionModes: parsePermissionModes(String(help.stdout)),
+    problem: help.exitCode === 0 ? null : `\`${command} --help\` failed`,
+  };
+}

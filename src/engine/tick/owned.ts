@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { relativeToRoot } from './workspace.js';
+
+/**
+ * Files Claude must not change but git cannot see (they are ignored, or under .git/): their
+ * fingerprints before the builder runs, and the content needed to put them back.
+ */
+export interface FileSnapshot {
+  /** Root-relative path → fingerprint (a content hash, or stat data for history files). */
+  readonly fingerprints: ReadonlyMap<string, string>;
+  /** Root-relative path → content and mode, for every file that can be restored. */
+  readonly contents: ReadonlyMap<string, { readonly content: Buffer; readonly mode: number }>;
+}
+
+interface SnapshotSpec {
+  /** Folders walked recursively. */
+  readonly dirs: readonly string[];
+  /** Single files (taken when they exist). */
+  readonly files: readonly string[];
+  /**
+   * Folders whose files are fingerprinted by stat (size, mtime, ctime, inode) instead of by
+   * content: history grows to hundreds of MB and is never rewritten, and any write changes ctime.
+   */
+  readonly statOnly: readonly string[];
+}
+
+function walk(dir: string, out: string[]): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const absolute = path.join(dir, name);
+    const stat = lstatSync(absolute);
+    if (stat.isDirectory()) walk(absolute, out);
+    else out.push(absolute);
+  }
+}
+
+/** Fingerprints every file of `spec` under `root`. */
+export function takeSnapshot(root: string, spec: SnapshotSpec): FileSnapshot {
+  const fingerprints = new Map<string, string>();
+  const contents = new Map<string, { content: Buffer; mode: number }>();
+  const absolute: string[] = [];
+  for (const dir of spec.dirs) walk(dir, absolute);
+  for (const file of spec.files) if (existsSync(file) && !absolute.includes(file)) absolute.push(file);
+  const statOnly = spec.statOnly.map((d) => d + path.sep);
+  for (const file of absolute) {
+    const rel = relativeToRoot(root, file);
+    if (statOnly.some((d) => file.startsWith(d))) {
+      const s = lstatSync(file);
+      fingerprints.set(rel, `stat:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`);
+      continue;
+    }
+    try {
+      const s = lstatSync(file);
+      if (s.isSymbolicLink()) {
+        fingerprints.set(rel, `link:${readlinkSync(file)}`);
+        continue;
+      }
+      const content = readFileSync(file);
+      fingerprints.set(rel, `sha256:${createHash('sha256').update(content).digest('hex')}`);
+      contents.set(rel, { content, mode: s.mode & 0o777 });
+    } catch {
+      // vanished while we looked: it is simply not part of the snapshot
+    }
+  }
+  return { fingerprints, contents };
+}
+
+/** Paths created, changed or removed between two snapshots, sorted. */
+export function changedPaths(before: FileSnapshot, after: FileSnapshot): string[] {
+  const out = new Set<string>();
+  for (const [rel, print] of before.fingerprints) if (after.fingerprints.get(rel) !== print) out.add(rel);
+  for (const rel of after.fingerprints.keys()) if (!before.fingerprints.has(rel)) out.add(rel);
+  return [...out].sort();
+}
+
+/**
+ * Puts `paths` back as `before` had them: rewrites changed files, removes created ones.
+ * Returns the paths it could not restore (stat-only files whose content was not kept).
+ */
+export function restoreSnapshot(root: string, before: FileSnapshot, paths: readonly string[]): string[] {
+  const lost: string[] = [];
+  for (const rel of paths) {
+    const absolute = path.join(root, rel);
+    const kept = before.contents.get(rel);
+    if (kept !== undefined) {
+      rmSync(absolute, { recursive: true, force: true });
+      mkdirSync(path.dirname(absolute), { recursive: true });
+      writeFileSync(absolute, kept.content, { mode: kept.mode });
+    } else if (!before.fingerprints.has(rel)) {
+      rmSync(absolute, { recursive: true, force: true });
+    } else {
+      lost.push(rel);
+    }
+  }
+  return lost;
+}

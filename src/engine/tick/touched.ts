@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { diffAgainst, patchAgainst } from '../git/diff.js';
+import { status } from '../git/status.js';
+import { countLines, newFilePatch, type TouchedFile } from './blast.js';
+
+/**
+ * The touched set from git reality: tracked files that differ from `base` in the work tree
+ * (which covers commits the builder made on top of base as well as uncommitted edits) plus
+ * every untracked, non-ignored file, with its lines counted as added.
+ */
+export async function collectTouched(root: string, base: string): Promise<TouchedFile[]> {
+  const [tracked, entries] = await Promise.all([diffAgainst(root, base), status(root)]);
+  const files: TouchedFile[] = tracked.map((t) => ({ path: t.path, change: t.change, added: t.added, deleted: t.deleted, binary: t.binary }));
+  const seen = new Set(files.map((f) => f.path));
+  for (const entry of entries) {
+    if (entry.code !== '??' || seen.has(entry.path)) continue;
+    let counted = { lines: 0, binary: false };
+    try {
+      counted = countLines(readFileSync(path.join(root, entry.path)));
+    } catch {
+      // vanished or unreadable (a socket, a broken symlink): still touched, with no lines
+    }
+    files.push({ path: entry.path, change: 'untracked', added: counted.lines, deleted: 0, binary: counted.binary });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The tracked part of the tick's diff (may run while the touched set is being collected). */
+export function trackedPatch(root: string, base: string): Promise<string> {
+  return patchAgainst(root, base);
+}
+
+/** The tick's whole diff as one patch: tracked changes from git, then each new untracked file. */
+export function diffPatch(tracked: string, root: string, touched: readonly TouchedFile[]): string {
+  let patch = tracked;
+  for (const file of touched) {
+    if (file.change !== 'untracked') continue;
+    try {
+      patch += newFilePatch(file.path, readFileSync(path.join(root, file.path)));
+    } catch {
+      patch += `diff --git a/${file.path} b/${file.path}\n# (unreadable untracked file)\n`;
+    }
+  }
+  return patch;
+}
