@@ -1,7 +1,8 @@
 // The real engines behind the runtime's injected interfaces. The host is composed with these
 // by `relay ui` and by the Electron main process; tests compose it with fakes instead.
 import { randomUUID } from 'node:crypto';
-import type { Engines, HandoffEngine, RelayContext, RelayEngine } from '../engine/runtime/engines.js';
+import type { Engines, HandoffEngine, RelayContext, RelayEngine, TickEngine } from '../engine/runtime/engines.js';
+import { runTick } from '../engine/tick/index.js';
 import { handoffEngine } from '../engine/handoff/index.js';
 import { relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
 import { fail, ok, type Result } from '../engine/result.js';
@@ -10,6 +11,32 @@ import type { RelayResult } from '../shared/schemas.js';
 export interface RealEngineOptions {
   /** The environment agents run with (PATH, RELAY_*_BIN, OLLAMA_HOST, API keys). */
   readonly env: Env;
+  /** Absolute path of the Claude Code CLI for ticks (a desktop app's PATH is minimal); default: the project's config. */
+  readonly claudeCommand?: string;
+}
+
+/** Relais ticks over src/engine/tick: stage events are forwarded, cost reported as usage. */
+export function realTickEngine(options: RealEngineOptions): TickEngine {
+  return {
+    async run(root, context) {
+      const outcome = await runTick({
+        root,
+        clock: context.now,
+        env: options.env,
+        signal: context.signal,
+        ...(options.claudeCommand ? { claudeCommand: options.claudeCommand } : {}),
+        onEvent: (event) => {
+          context.onEvent({ stage: event.type, payload: event });
+          if ((event.type === 'orchestrated' || event.type === 'built') && event.costUsd > 0) {
+            context.onUsage({ inputTokens: 0, outputTokens: 0, costUsd: event.costUsd });
+          }
+        },
+      });
+      // A tick BLOCKED before it started has no run id; the app still records the refusal.
+      const runId = outcome.runId ?? `blocked-${context.now().toISOString().replace(/[-:.]/g, '')}`;
+      return ok({ runId, verdict: outcome.verdict, code: outcome.code, summary: outcome.detail });
+    },
+  };
 }
 
 function forward(context: RelayContext): (event: RelayEvent) => void {
@@ -65,5 +92,5 @@ export const realHandoffEngine: HandoffEngine = {
 
 /** Every real engine the app has (the patch engine is the runtime's default). */
 export function realEngines(options: RealEngineOptions): Partial<Engines> {
-  return { relay: realRelayEngine(options), handoff: realHandoffEngine };
+  return { relay: realRelayEngine(options), handoff: realHandoffEngine, tick: realTickEngine(options) };
 }

@@ -61,7 +61,7 @@ export async function build(ctx: TickContext, task: Task, limits: { maxFiles: nu
   ctx.ledger.charge({ builder_calls: 1 });
   watch.start();
   const record = await invokeClaude(
-    { command: ctx.claudeCommand, args: builderArgs(project.config, maxTurns, project.prompts.builderSystem), prompt, cwd: project.root, timeoutMs: msLeft(ctx), ...(ctx.env ? { env: ctx.env } : {}) },
+    { command: ctx.claudeCommand, args: builderArgs(project.config, maxTurns, project.prompts.builderSystem), prompt, cwd: project.root, timeoutMs: msLeft(ctx), ...(ctx.env ? { env: ctx.env } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) },
     () => ctx.clock().getTime(),
   );
   watch.stop();

@@ -16,6 +16,8 @@ export interface ClaudeInvocation {
   readonly cwd: string;
   readonly timeoutMs: number;
   readonly env?: ChildEnv;
+  /** Kills the call when aborted. */
+  readonly signal?: AbortSignal;
 }
 
 /** A finished call, with what the runner needs to account for it. */
@@ -100,6 +102,7 @@ export async function invokeClaude(call: ClaudeInvocation, now: () => number = D
     reject: false,
     timeout: Math.max(1, Math.floor(call.timeoutMs)),
     forceKillAfterDelay: 2000,
+    ...(call.signal ? { cancelSignal: call.signal } : {}),
     maxBuffer: MAX_OUTPUT_BYTES,
     stripFinalNewline: false,
     windowsHide: true,

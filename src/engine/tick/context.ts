@@ -11,6 +11,8 @@ export interface TickContext {
   readonly emit: TickEventSink;
   readonly env?: ChildEnv;
   readonly claudeCommand: string;
+  /** Cancels the tick: passed to every child process. */
+  readonly signal?: AbortSignal;
   /** Epoch ms by which the tick must end (runner.max_tick_seconds). */
   readonly deadlineMs: number;
   readonly milestone: string;

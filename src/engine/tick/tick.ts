@@ -37,6 +37,8 @@ export interface RunTickOptions extends RunnerIdentity {
   readonly onEvent?: TickEventSink;
   /** Overrides claude_code_cli.command (e.g. a fake CLI in tests, an absolute path in the app). */
   readonly claudeCommand?: string;
+  /** Aborting cancels the tick: the running child (Claude or a verification) is killed, the tick stops as STOP_INTERRUPTED and rolls back. */
+  readonly signal?: AbortSignal;
 }
 
 /** How a tick ended: a report (SUCCESS or STOP) or a BLOCKED record. */
@@ -159,6 +161,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     emit: options.emit,
     ...(options.env ? { env: options.env as ChildEnv } : {}),
     claudeCommand: options.claudeCommand ?? config.claude_code_cli.command,
+    ...(options.signal ? { signal: options.signal } : {}),
     deadlineMs: startedAt.getTime() + config.runner.max_tick_seconds * 1000,
     milestone,
     ledger,
@@ -183,7 +186,11 @@ async function runStages(project: Project, start: Startable, runId: string, star
     }
     f.task = orch.task;
     writeFileAtomic(paths.task, `${JSON.stringify(orch.task, null, 2)}\n`);
-    code = await buildAndJudge(ctx, f, orch.task);
+    code = ctx.signal?.aborted ? 'STOP_INTERRUPTED' : await buildAndJudge(ctx, f, orch.task);
+    if (ctx.signal?.aborted) {
+      code = 'STOP_INTERRUPTED';
+      f.detail = 'cancelled by the user';
+    }
   } catch (error) {
     // An unexpected failure after the tick started still ends with a report and, when the
     // builder ran, a rollback: the repository must not be left half-changed.
@@ -280,6 +287,7 @@ async function verify(ctx: TickContext, f: Findings, task: Task): Promise<StopCo
     ...(ctx.env ? { env: ctx.env } : {}),
     deadlineMs: ctx.deadlineMs,
     now: () => ctx.clock().getTime(),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
     beforeRun: () => ctx.ledger.charge({ verify_runs: 1 }),
   });
   f.runs = outcome.runs;

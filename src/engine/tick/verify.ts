@@ -35,11 +35,12 @@ export function displayCommand(cmd: string, args: readonly string[]): string {
  */
 export async function runVerification(
   plan: readonly PlannedRun[],
-  options: { readonly root: string; readonly env?: ChildEnv; readonly deadlineMs: number; readonly now: () => number; readonly beforeRun: (run: PlannedRun) => void },
+  options: { readonly root: string; readonly env?: ChildEnv; readonly deadlineMs: number; readonly now: () => number; readonly beforeRun: (run: PlannedRun) => void; readonly signal?: AbortSignal },
 ): Promise<VerifyOutcome> {
   const runs: VerifyRun[] = [];
   const log: string[] = [];
   for (const planned of plan) {
+    if (options.signal?.aborted) break;
     options.beforeRun(planned);
     const timeout = Math.max(1, Math.min(planned.timeoutMs, options.deadlineMs - options.now()));
     const started = options.now();
@@ -51,6 +52,7 @@ export async function runVerification(
       all: true,
       timeout,
       forceKillAfterDelay: 2000,
+      ...(options.signal ? { cancelSignal: options.signal } : {}),
       maxBuffer: 8 * 1024 * 1024,
       windowsHide: true,
       ...(options.env ? { env: { ...options.env }, extendEnv: false } : {}),

@@ -9,6 +9,7 @@ import type { EventEnvelope } from '../../../src/shared/contract.js';
 import { agentLog, fakeAgentEnv } from '../../helpers/fake-agents.js';
 import { relayProject } from '../../helpers/project.js';
 import { tempDir } from '../../helpers/temp.js';
+import { builderDoes, EDIT_A, makeTask, TickRepo } from '../tick/harness.js';
 
 describe('real engines in the host', () => {
   it('asks a friend through the runtime and records the answer as a relay run', async () => {
@@ -67,6 +68,57 @@ describe('handoff through the host', () => {
     expect(runs.ok && runs.value.runs).toHaveLength(1);
     const briefPath = runs.ok ? runs.value.runs[0]!.file : null;
     expect(briefPath).toMatch(/^\.relaycode\/handoffs\/brief-\d+-[a-z0-9]+\.md$/);
+    await host.close();
+    store.close();
+  });
+});
+
+describe('ticks through the host', () => {
+  async function tickHost(repo: TickRepo) {
+    const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+    const env = { ...process.env, IS_SANDBOX: '1', FAKE_CLAUDE_LOG: repo.logFile, FAKE_CLAUDE_SCENARIO: repo.scenarioFile } as Record<string, string>;
+    const host = createHost({ store, engines: realEngines({ env }) });
+    const registered = await host.call('registerProject', { root: repo.root, projectId: 'ticks' });
+    if (!registered.ok) throw new Error(registered.error.message);
+    repo.commit('relay init'); // registering writes relay.config.json; a tick needs a clean tree
+    return { host, store };
+  }
+
+  it('runs a tick with the real runner, streams its stages, and records the verdict', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ fast: ['pass'] }), cost: 0.1 }], builder: [{ ...builderDoes(EDIT_A), cost: 0.2 }] });
+    const { host, store } = await tickHost(repo);
+    const stages: string[] = [];
+    host.subscribe((e) => {
+      if (e.event.type === 'tick.stage') stages.push(e.event.stage);
+    });
+    const ticket = await host.call('runTick', { projectId: 'ticks' });
+    if (!ticket.ok) throw new Error(ticket.error.message);
+    expect(await host.runtime.waitForTask(ticket.value.taskId)).toMatchObject({ status: 'completed', result: { kind: 'tick', tick: { verdict: 'success', code: 'SUCCESS' } } });
+    expect(stages).toEqual(['started', 'orchestrated', 'built', 'judged', 'verified', 'reported']);
+    expect(repo.file('src/a.ts')).toBe('export const a = 2;\n');
+    const runs = await host.call('listRuns', { projectId: 'ticks', kind: 'tick' });
+    expect(runs.ok && runs.value.runs[0]).toMatchObject({ verdict: 'success', code: 'SUCCESS' });
+    await host.close();
+    store.close();
+  });
+
+  it('cancelling a tick kills the builder, stops the tick and rolls the repository back', async () => {
+    const hold = path.join(tempDir(), 'never-created');
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [{ ...builderDoes(EDIT_A), wait_for: hold }] });
+    const { host, store } = await tickHost(repo);
+    const before = repo.snapshot();
+    const ticket = await host.call('runTick', { projectId: 'ticks' });
+    if (!ticket.ok) throw new Error(ticket.error.message);
+    const started = Date.now();
+    while (repo.calls('builder').length === 0) {
+      if (Date.now() - started > 20_000) throw new Error('the builder never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await host.call('cancelTask', { taskId: ticket.value.taskId })).ok).toBe(true);
+    const settled = await host.runtime.waitForTask(ticket.value.taskId);
+    expect(settled).toMatchObject({ result: { tick: { verdict: 'stop', code: 'STOP_INTERRUPTED' } } });
+    expect(Date.now() - started).toBeLessThan(30_000); // not the fake's 60 s wait: the child was killed
+    repo.expectRolledBack(before);
     await host.close();
     store.close();
   });
