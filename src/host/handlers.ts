@@ -9,6 +9,7 @@ import type { Runtime } from '../engine/runtime/index.js';
 import type { Store } from '../engine/store/index.js';
 import { registerProject, removeProject, toProject, updateProjectSettings } from './projects.js';
 import type { Recorder } from './recorder.js';
+import { previewHandoff } from './handoff-preview.js';
 import { getRunDetail } from './run-detail.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
@@ -82,6 +83,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (reply.ok) deps.recorder.note(reply.value.taskId, { ...(args.prompt !== undefined ? { prompt: args.prompt } : {}), ...(args.backend !== undefined ? { backend: args.backend } : {}) });
       return reply;
     },
+    previewHandoff: (args) => previewHandoff(deps, args),
     buildHandoff: (args) => runtime.send({ type: 'BuildHandoff', projectId: args.projectId, request: args.target !== undefined ? { target: args.target } : {} }),
     cancelTask: (args) => runtime.send({ type: 'CancelTask', taskId: args.taskId }),
     getRuntimeState: () => ok(runtime.state()),

@@ -1,13 +1,33 @@
-// The React window (history, run detail, diff approval) is built by the window issue. This
-// placeholder already gets `window.relay`, so the page works the same in Electron and in a
-// browser opened by `relay ui`.
+// The window's entry: `window.relay` (Electron's preload, or the WebSocket transport of
+// `relay ui`), react-query, and the app. Everything below talks to `window.relay` only.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
 import { installRelay } from './transport/install';
+import './styles.css';
 
-const relay = installRelay();
+installRelay();
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Events tell us when data changes; refetching on focus would only add load.
+      refetchOnWindowFocus: false,
+      staleTime: 30_000,
+      // A refusal from the host (unknown run, invalid input) will not change by asking again.
+      retry: (count, error) => count < 2 && (error as { code?: string }).code === 'DISCONNECTED',
+    },
+  },
+});
+
 const root = document.getElementById('root');
 if (root) {
-  root.textContent = 'Relay Desk: the window is not built yet. Use the `relay` CLI.';
-  void relay.listProjects({}).then((reply) => {
-    if (reply.ok) root.dataset.projects = String(reply.value.length);
-  });
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
 }

@@ -19,6 +19,7 @@ export const CHANNEL_NAMES = [
   'runTick',
   'ask',
   'review',
+  'previewHandoff',
   'buildHandoff',
   'cancelTask',
   'getRuntimeState',

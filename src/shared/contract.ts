@@ -80,6 +80,23 @@ export const TickDetailSchema = z.strictObject({
   meta: z.unknown(),
   /** relais/STATE.json now: the budget counters. */
   state: z.unknown(),
+  /** relais/history/<run_id>/verify.log (the verification commands' output), its tail when very long. */
+  verifyLog: z.string().nullable(),
+  /** relais/history/<run_id>/diff.patch (the tick's git diff), its head when very long. */
+  diffPatch: z.string().nullable(),
+  /** The per-milestone caps of relais.config.json, keyed like STATE.json's counters; null when the config cannot be read. */
+  budgetLimits: z
+    .strictObject({
+      limits: z.strictObject({
+        ticks: z.number(),
+        orchestrator_calls: z.number(),
+        builder_calls: z.number(),
+        verify_runs: z.number(),
+        estimated_cost_usd: z.number(),
+      }),
+      warnAtFraction: z.number(),
+    })
+    .nullable(),
 });
 export type TickDetail = z.infer<typeof TickDetailSchema>;
 
@@ -147,6 +164,54 @@ export const ReindexSummarySchema = z.strictObject({
   skipped: z.array(z.strictObject({ file: z.string(), reason: z.string() })),
 });
 export type ReindexSummary = z.infer<typeof ReindexSummarySchema>;
+
+/** One finding of the handoff brief's validation (src/engine/handoff/validate.ts); the matched secret itself is never included. */
+export const HandoffIssueSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  /** The secret pattern that matched (SECRET_DETECTED only). */
+  pattern: z.string().nullable(),
+  line: z.number().int().nullable(),
+  section: z.string().nullable(),
+});
+
+export const HandoffValidationSchema = z.strictObject({
+  mode: z.enum(['strict', 'permissive']),
+  /** True when nothing blocks the brief in this mode. */
+  ok: z.boolean(),
+  tokens: z.number().int().min(0),
+  errors: z.array(HandoffIssueSchema),
+  warnings: z.array(HandoffIssueSchema),
+});
+export type HandoffValidation = z.infer<typeof HandoffValidationSchema>;
+
+/** A brief built from the project's history now, validated both ways; nothing is written. */
+export const HandoffPreviewSchema = z.strictObject({
+  projectId: z.string(),
+  /** The id this preview was built under (saving builds again, under a new id unless a gap-fill names one). */
+  briefId: z.string(),
+  target: z.string().nullable(),
+  /** The brief; null when it holds secret-looking text, which is never shown (as `relay handoff` does). */
+  markdown: z.string().nullable(),
+  tokens: z.number().int().min(0),
+  softCap: z.number().int(),
+  hardCap: z.number().int(),
+  sections: z.array(
+    z.strictObject({ id: z.string(), title: z.string(), budget: z.number().int(), tokens: z.number().int(), truncated: z.boolean(), omitted: z.number().int().min(0) }),
+  ),
+  /** What dispatching (`relay handoff --to`) checks: required sections, the hard cap, secrets. */
+  strict: HandoffValidationSchema,
+  /** What saving checks: secrets only (the soft cap is a warning). */
+  permissive: HandoffValidationSchema,
+  workingMemory: z.strictObject({
+    status: z.enum(['provided', 'missing']),
+    /** Why it is missing (not-provided, stale, invalid…). */
+    reason: z.string().nullable(),
+    source: z.enum(['pending', 'resume', 'stale', 'none']),
+    fromBriefId: z.string().nullable(),
+  }),
+});
+export type HandoffPreview = z.infer<typeof HandoffPreviewSchema>;
 
 function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): { readonly input: I; readonly output: O } {
   return { input, output };
@@ -233,6 +298,8 @@ export const contract = {
     }),
     TaskTicketSchema,
   ),
+  /** Builds the brief `buildHandoff` would save, without saving it: the window's "Hand off" preview. */
+  previewHandoff: channel(z.strictObject({ projectId: ProjectIdSchema, target: z.string().max(100).optional() }), HandoffPreviewSchema),
   buildHandoff: channel(z.strictObject({ projectId: ProjectIdSchema, target: z.string().max(100).optional() }), TaskTicketSchema),
   cancelTask: channel(z.strictObject({ taskId: Id }), z.strictObject({ taskId: z.string(), state: z.enum(['cancelling', 'removed']) })),
   getRuntimeState: channel(Empty, RuntimeStateSchema),

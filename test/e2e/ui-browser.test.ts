@@ -1,40 +1,31 @@
 // The built renderer in a real browser (Debian's chromium through playwright-core), served by
 // `relay ui`'s server over a real host: window.relay works over the WebSocket exactly as the
-// Electron preload's will. Skipped, and says so, where chromium is not installed.
-import { existsSync } from 'node:fs';
+// Electron preload's will. A missing chromium fails the run with the fix (see support/browser.ts).
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../../src/cli/ui-server.js';
 import { openStore, type Store } from '../../src/engine/store/index.js';
 import { createHost, type Host } from '../../src/host/index.js';
 import type { RelayApi } from '../../src/shared/api.js';
-import { REPO_ROOT } from '../helpers/cli.js';
 import { relayProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const RENDERER = path.join(REPO_ROOT, 'out/renderer');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`SKIPPED the browser test: no chromium at ${CHROMIUM} (set CHROMIUM_PATH).`);
+import { launchBrowser, RENDERER_DIR, type TestBrowser } from './support/browser.js';
 
 // These run in the page, where the DOM exists; the test's tsconfig has no DOM types.
 declare const window: { relay: RelayApi; seen: string[] };
-declare const document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
+declare const document: { querySelector(selector: string): unknown };
 
-describe.skipIf(!haveChromium)('relay ui in a real browser', () => {
+describe('relay ui in a real browser', () => {
   let store: Store;
   let host: Host;
   let server: UiServer;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(RENDERER, 'index.html'))) throw new Error('out/renderer is missing: run `npm run build` (npm test does it first).');
+    browser = await launchBrowser();
     store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
     host = createHost({ store });
-    server = await startUiServer({ host, rendererDir: RENDERER });
-    // --no-sandbox: the test machines run as root, where chromium's sandbox refuses to start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    server = await startUiServer({ host, rendererDir: RENDERER_DIR });
   });
 
   afterAll(async () => {
@@ -50,7 +41,7 @@ describe.skipIf(!haveChromium)('relay ui in a real browser', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(server.url);
     expect(page.url()).toBe(`${server.origin}/`);
-    await page.waitForFunction(() => document.getElementById('root')?.dataset.projects === '0');
+    await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
 
     await page.evaluate(() => {
       window.seen = [];
@@ -69,10 +60,11 @@ describe.skipIf(!haveChromium)('relay ui in a real browser', () => {
   });
 
   it('gives a page without the token nothing but a 401', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    // The profile holds the first test's cookie: forget it, as a browser that never had the URL would.
+    await browser.context.clearCookies();
+    const page = await browser.newPage();
     const response = await page.goto(`${server.origin}/`);
     expect(response?.status()).toBe(401);
-    await context.close();
+    await page.close();
   });
 });

@@ -7,6 +7,7 @@ import type { PatchDetail, TickDetail } from '../../shared/contract.js';
 import { STATE_DIR } from '../patch/config.js';
 import { committedPath, pendingPath, readRecord, type TransactionRecord } from '../patch/state.js';
 import { describeStats, fileStat, unifiedDiff } from '../patch/summary.js';
+import { loadTickConfig } from '../tick/config.js';
 import { fail, ok, type Result } from '../result.js';
 import { runId, type StoredRun } from './runs.js';
 
@@ -219,7 +220,34 @@ export function readTickRuns(projectId: string, root: string): { runs: StoredRun
   return { runs, skipped };
 }
 
-/** What the run detail shows for a tick: its report (JSON and Markdown), meta, and the budgets in STATE.json now. */
+/** Longest verify.log / diff.patch a run detail carries (a tick may log 256 KB per command). */
+export const MAX_TICK_TEXT_CHARS = 512 * 1024;
+
+/** `text` cut to `max` characters, keeping the end (logs) or the start (diffs), and saying so. */
+function capText(value: string | null, max: number, keep: 'head' | 'tail'): string | null {
+  if (value === null || value.length <= max) return value;
+  const dropped = value.length - max;
+  return keep === 'tail' ? `… (${dropped} characters cut)\n${value.slice(dropped)}` : `${value.slice(0, max)}\n… (${dropped} characters cut)`;
+}
+
+/** The caps STATE.json's counters are measured against (with relais.config.json's defaults applied). */
+function budgetLimits(root: string): TickDetail['budgetLimits'] {
+  const config = loadTickConfig(root);
+  if (!config.ok) return null;
+  const caps = config.value.budgets.per_milestone;
+  return {
+    limits: {
+      ticks: caps.max_ticks,
+      orchestrator_calls: caps.max_orchestrator_calls,
+      builder_calls: caps.max_builder_calls,
+      verify_runs: caps.max_verify_runs,
+      estimated_cost_usd: caps.max_estimated_cost_usd,
+    },
+    warnAtFraction: config.value.budgets.warn_at_fraction,
+  };
+}
+
+/** What the run detail shows for a tick: its report (JSON and Markdown), meta, logs, diff, and the budgets now. */
 export function readTickDetail(root: string, dir: string): Result<TickDetail, 'RECORD_NOT_FOUND'> {
   const folder = path.join(root, TICK_HISTORY_DIR, dir);
   if (!SAFE_KEY.test(dir) || !existsSync(folder)) return fail('RECORD_NOT_FOUND', `No tick history ${dir} in ${path.join(root, TICK_HISTORY_DIR)}.`);
@@ -231,5 +259,8 @@ export function readTickDetail(root: string, dir: string): Result<TickDetail, 'R
     reportMarkdown: readOrNull(path.join(folder, 'report.md')),
     meta: readJson(path.join(folder, 'meta.json')).value,
     state: readJson(path.join(root, RELAIS_DIR, 'STATE.json')).value,
+    verifyLog: capText(readOrNull(path.join(folder, 'verify.log')), MAX_TICK_TEXT_CHARS, 'tail'),
+    diffPatch: capText(readOrNull(path.join(folder, 'diff.patch')), MAX_TICK_TEXT_CHARS, 'head'),
+    budgetLimits: budgetLimits(root),
   });
 }

@@ -1,12 +1,14 @@
 // Reindexing from real files of truth: `.relaycode/` written by the real patch engine, and
 // `relais/history/` folders shaped as the Relais spec lays them out (report.json per its schema).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { initWorkspace } from '../../../src/engine/tick/workspace.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRelayConfig } from '../../../src/engine/patch/config.js';
 import { revertTransaction } from '../../../src/engine/patch/revert.js';
 import { applyPatch, type Decision } from '../../../src/engine/patch/transaction.js';
 import { openStore, readPatchDetail, readTickDetail, runId, type Store } from '../../../src/engine/store/index.js';
+import { MAX_TICK_TEXT_CHARS } from '../../../src/engine/store/files-of-truth.js';
 import { DEFAULT_SETTINGS } from '../../../src/engine/store/projects.js';
 import type { Run } from '../../../src/shared/contract.js';
 import { answer, relayProject } from '../../helpers/project.js';
@@ -184,5 +186,30 @@ describe('reindex', () => {
       value: { kind: 'tick', runId: '20300201-100000-ab12cd34', report: { verdict: 'success', budgets: { ticks: 1 } }, reportMarkdown: expect.stringContaining('SUCCESS'), state: { budgets: { ticks: { used: 2 } } } },
     });
     expect(readTickDetail(history.root, '..')).toMatchObject({ ok: false });
+  });
+
+  it('gives a tick detail its verify log, its diff and the budget caps of relais.config.json', () => {
+    const root = relayProject({ projectId: 'ticks' });
+    if (!initWorkspace(root).ok) throw new Error('relais init failed');
+    const longLog = `${'x'.repeat(MAX_TICK_TEXT_CHARS)}LAST LINE\n`;
+    writeTick(root, '20300205-080000-0badc0de', {
+      'report.json': JSON.stringify(report('20300205-080000-0badc0de')),
+      'verify.log': longLog,
+      'diff.patch': 'diff --git a/src/a.ts b/src/a.ts\n',
+    });
+    const tick = readTickDetail(root, '20300205-080000-0badc0de');
+    if (!tick.ok || tick.value.kind !== 'tick') throw new Error('no tick detail');
+    // A long log keeps its end, where the failure is, and says what was cut.
+    expect(tick.value.verifyLog).toMatch(/^… \(10 characters cut\)\n/);
+    expect(tick.value.verifyLog?.endsWith('LAST LINE\n')).toBe(true);
+    expect(tick.value.diffPatch).toBe('diff --git a/src/a.ts b/src/a.ts\n');
+    expect(tick.value.budgetLimits).toEqual({
+      limits: { ticks: 200, orchestrator_calls: 260, builder_calls: 200, verify_runs: 600, estimated_cost_usd: 80 },
+      warnAtFraction: 0.8,
+    });
+
+    // Without relais.config.json there are no caps to draw meters against; the rest still reads.
+    rmSync(path.join(root, 'relais.config.json'));
+    expect(readTickDetail(root, '20300205-080000-0badc0de')).toMatchObject({ ok: true, value: { budgetLimits: null, diffPatch: expect.any(String) } });
   });
 });

@@ -1,0 +1,52 @@
+// Which queries an event makes stale. The host's mutations announce themselves as runtime
+// events; the window refetches exactly the queries that read what changed (Bruno's "tables
+// changed" pattern), instead of polling.
+import type { RuntimeEvent } from '../../shared/events.js';
+import { assertNever } from '../lib/badges';
+import type { QueryPrefix } from './query-keys';
+
+const EVERYTHING: readonly QueryPrefix[] = [['projects'], ['runs'], ['run'], ['runtime'], ['handoffPreview']];
+
+/** The query prefixes to invalidate when `event` arrives (empty: nothing the window reads changed). */
+export function queriesToInvalidate(event: RuntimeEvent): readonly QueryPrefix[] {
+  switch (event.type) {
+    // The runtime (re)started or stopped: anything may have changed while we were not listening.
+    case 'lifecycle.started':
+    case 'lifecycle.stopping':
+    case 'lifecycle.stopped':
+      return EVERYTHING;
+    case 'project.registered':
+    case 'project.removed':
+      return [['projects'], ['runtime'], ['runs']];
+    case 'project.policy-changed':
+      return [['projects'], ['runtime']];
+    case 'task.queued':
+    case 'task.started':
+    case 'task.cancelling':
+    case 'task.approval-resolved':
+      return [['runtime']];
+    // The recorder indexes a pending transaction when its approval is requested: a "waiting" row appears.
+    case 'task.waiting-approval':
+      return [['runtime'], ['runs'], ['run']];
+    // The recorder writes the history row before the event reaches us; the brief's history changed too.
+    case 'task.completed':
+    case 'task.failed':
+      return [['runtime'], ['runs'], ['run'], ['handoffPreview', event.projectId]];
+    case 'patch.recovered':
+    case 'patch.committed':
+    case 'patch.rolled-back':
+      return [['runs'], ['run']];
+    // Progress within a task: shown live from the event stream, not from queries.
+    case 'patch.parsed':
+    case 'patch.applied':
+    case 'patch.command':
+    case 'tick.stage':
+    case 'relay.output':
+    case 'metrics.usage':
+    case 'warning':
+    case 'error':
+      return [];
+    default:
+      return assertNever(event);
+  }
+}

@@ -1,0 +1,231 @@
+// What the window knows from the event stream alone: tasks in flight (their stages and
+// streamed answers), how they ended, and notices worth telling the person. A pure reducer plus
+// a tiny store, so a view that starts a task can follow it even when the task's first events
+// arrive before the call that started it has returned.
+import type { EventEnvelope } from '../../shared/events.js';
+import type { FailureData, PatchResult, TaskKind, TaskResult } from '../../shared/schemas.js';
+import { assertNever } from '../lib/badges';
+
+export type LiveTaskState = 'queued' | 'running' | 'waiting-approval' | 'cancelling' | 'completed' | 'failed';
+
+export interface LiveTask {
+  readonly taskId: string;
+  readonly projectId: string;
+  readonly kind: TaskKind;
+  readonly title: string;
+  readonly state: LiveTaskState;
+  /** Tick stages seen so far, in order. */
+  readonly stages: readonly string[];
+  /** Streamed answer text (relay `text` and `stdout`). */
+  readonly output: string;
+  /** Streamed diagnostics (relay `stderr`). */
+  readonly diagnostics: string;
+  readonly result: TaskResult | null;
+  readonly error: FailureData | null;
+  readonly updatedAt: number;
+}
+
+export type NoticeTone = 'success' | 'info' | 'warning' | 'danger';
+
+export interface Notice {
+  readonly id: number;
+  readonly tone: NoticeTone;
+  readonly title: string;
+  readonly message: string;
+  readonly code: string | null;
+  readonly taskId: string | null;
+  readonly projectId: string | null;
+  readonly ts: number;
+}
+
+export interface LiveState {
+  readonly tasks: Readonly<Record<string, LiveTask>>;
+  /** Task ids, oldest first (bounded by MAX_TASKS). */
+  readonly order: readonly string[];
+  readonly notices: readonly Notice[];
+  readonly lastSeq: number;
+}
+
+export const EMPTY_LIVE: LiveState = { tasks: {}, order: [], notices: [], lastSeq: 0 };
+
+/** Tasks remembered (older ones are forgotten: their outcome is in History). */
+export const MAX_TASKS = 200;
+/** Notices kept (the newest). */
+export const MAX_NOTICES = 6;
+/** Streamed text kept per task: the answer is saved in the run anyway. */
+export const MAX_OUTPUT_CHARS = 2_000_000;
+
+function appendCapped(text: string, more: string): string {
+  const joined = text + more;
+  return joined.length <= MAX_OUTPUT_CHARS ? joined : joined.slice(joined.length - MAX_OUTPUT_CHARS);
+}
+
+function withTask(state: LiveState, task: LiveTask): LiveState {
+  const known = task.taskId in state.tasks;
+  let order = known ? state.order : [...state.order, task.taskId];
+  let tasks: Record<string, LiveTask> = { ...state.tasks, [task.taskId]: task };
+  if (order.length > MAX_TASKS) {
+    const dropped = order.slice(0, order.length - MAX_TASKS);
+    order = order.slice(order.length - MAX_TASKS);
+    tasks = { ...tasks };
+    for (const id of dropped) delete tasks[id];
+  }
+  return { ...state, tasks, order };
+}
+
+function update(state: LiveState, taskId: string, ts: number, change: (task: LiveTask) => Partial<LiveTask>): LiveState {
+  const task = state.tasks[taskId];
+  if (!task) return state;
+  return withTask(state, { ...task, ...change(task), updatedAt: ts });
+}
+
+function withNotice(state: LiveState, seq: number, ts: number, notice: Omit<Notice, 'id' | 'ts'> | null): LiveState {
+  if (!notice) return state;
+  return { ...state, notices: [...state.notices, { ...notice, id: seq, ts }].slice(-MAX_NOTICES) };
+}
+
+/** "2 files, 1 rolled back" and friends: a patch task's outcome in a sentence. */
+export function describePatchResult(patch: PatchResult): { tone: NoticeTone; title: string; message: string; code: string | null } {
+  const files = `${patch.files.length} file${patch.files.length === 1 ? '' : 's'}`;
+  switch (patch.status) {
+    case 'applied': {
+      const partial = patch.rolledBack.length > 0 ? `; ${patch.rolledBack.length} rolled back (${patch.rolledBack.join(', ')})` : '';
+      return { tone: 'success', title: 'Patch applied', message: `${files} kept${partial}${patch.approvedBy === 'auto' ? ', approved by policy' : ''}.`, code: null };
+    }
+    case 'rolled-back':
+      if (patch.error?.code === 'REJECTED') return { tone: 'info', title: 'Patch rejected', message: `${files} restored; the tree is as it was.`, code: null };
+      return { tone: 'danger', title: 'Patch rolled back', message: patch.error?.message ?? `${files} restored.`, code: patch.error?.code ?? null };
+    case 'rejected':
+      return { tone: 'danger', title: 'Patch not applied', message: patch.error?.message ?? 'The engine refused the answer.', code: patch.error?.code ?? null };
+    case 'skipped':
+      return { tone: 'info', title: 'Patch skipped', message: patch.error?.message ?? 'Nothing to apply.', code: patch.error?.code ?? null };
+    default:
+      return assertNever(patch.status);
+  }
+}
+
+/** The notice for a finished task, or null when it is not worth one. */
+export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId'> {
+  switch (result.kind) {
+    case 'patch':
+      return describePatchResult(result.patch);
+    case 'revert': {
+      const described = describePatchResult(result.patch);
+      return result.patch.status === 'applied' ? { ...described, title: 'Reverted', message: `${result.patch.files.length} file(s) restored.` } : { ...described, title: 'Revert not done' };
+    }
+    case 'tick':
+      return {
+        tone: result.tick.verdict === 'success' ? 'success' : result.tick.verdict === 'blocked' ? 'warning' : 'danger',
+        title: `Tick ${result.tick.verdict.toUpperCase()}`,
+        message: result.tick.summary,
+        code: result.tick.code,
+      };
+    case 'ask':
+    case 'review':
+      return { tone: 'success', title: `${result.relay.backend} answered`, message: result.relay.text.trim().split('\n')[0]?.slice(0, 160) ?? '', code: null };
+    case 'handoff':
+      return { tone: 'success', title: 'Brief saved', message: result.handoff.path, code: null };
+    default:
+      return assertNever(result);
+  }
+}
+
+/** Folds one event into the live state. Events at or below `lastSeq` (replays) are ignored. */
+export function reduceLive(state: LiveState, envelope: EventEnvelope): LiveState {
+  if (envelope.seq <= state.lastSeq) return state;
+  const next = reduceEvent(state, envelope);
+  return { ...next, lastSeq: envelope.seq };
+}
+
+function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveState {
+  switch (event.type) {
+    case 'task.queued':
+      return withTask(state, {
+        taskId: event.taskId,
+        projectId: event.projectId,
+        kind: event.kind,
+        title: event.title,
+        state: 'queued',
+        stages: [],
+        output: '',
+        diagnostics: '',
+        result: null,
+        error: null,
+        updatedAt: ts,
+      });
+    case 'task.started':
+      return update(state, event.taskId, ts, () => ({ state: 'running' }));
+    case 'task.waiting-approval':
+      return update(state, event.taskId, ts, () => ({ state: 'waiting-approval' }));
+    case 'task.approval-resolved':
+      return update(state, event.taskId, ts, (t) => ({ state: t.state === 'waiting-approval' ? 'running' : t.state }));
+    case 'task.cancelling':
+      return update(state, event.taskId, ts, () => ({ state: 'cancelling' }));
+    case 'task.completed': {
+      const next = update(state, event.taskId, ts, () => ({ state: 'completed', result: event.result }));
+      return withNotice(next, seq, ts, { ...noticeForResult(event.result), taskId: event.taskId, projectId: event.projectId });
+    }
+    case 'task.failed': {
+      const next = update(state, event.taskId, ts, () => ({ state: 'failed', error: event.error, result: event.result }));
+      return withNotice(next, seq, ts, { tone: 'danger', title: `${event.kind} failed`, message: event.error.message, code: event.error.code, taskId: event.taskId, projectId: event.projectId });
+    }
+    case 'tick.stage':
+      return update(state, event.taskId, ts, (t) => ({ stages: [...t.stages, event.stage] }));
+    case 'relay.output':
+      return update(state, event.taskId, ts, (t) => (event.stream === 'stderr' ? { diagnostics: appendCapped(t.diagnostics, event.text) } : { output: appendCapped(t.output, event.text) }));
+    case 'warning':
+      return withNotice(state, seq, ts, { tone: 'warning', title: 'Warning', message: event.message, code: event.code, taskId: event.taskId, projectId: event.projectId });
+    case 'error':
+      return withNotice(state, seq, ts, { tone: 'danger', title: 'Error', message: event.message, code: event.code, taskId: event.taskId, projectId: event.projectId });
+    case 'lifecycle.started':
+    case 'lifecycle.stopping':
+    case 'lifecycle.stopped':
+    case 'project.registered':
+    case 'project.removed':
+    case 'project.policy-changed':
+    case 'patch.recovered':
+    case 'patch.parsed':
+    case 'patch.applied':
+    case 'patch.command':
+    case 'patch.committed':
+    case 'patch.rolled-back':
+    case 'metrics.usage':
+      return state;
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Drops one notice (the person closed it). */
+export function dismissNotice(state: LiveState, id: number): LiveState {
+  return { ...state, notices: state.notices.filter((n) => n.id !== id) };
+}
+
+/** A minimal external store for useSyncExternalStore. */
+export interface LiveStore {
+  getState(): LiveState;
+  dispatch(envelope: EventEnvelope): void;
+  dismiss(id: number): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createLiveStore(initial: LiveState = EMPTY_LIVE): LiveStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  const set = (next: LiveState): void => {
+    if (next === state) return;
+    state = next;
+    for (const listener of [...listeners]) listener();
+  };
+  return {
+    getState: () => state,
+    dispatch: (envelope) => set(reduceLive(state, envelope)),
+    dismiss: (id) => set(dismissNotice(state, id)),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}

@@ -1,0 +1,285 @@
+// Projects: register a folder, and per project its settings (approval policy, linter,
+// clipboard watching), its system prompt, and the ways to start work on it.
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import type { ApprovalPolicy, Project } from '../../shared/schemas.js';
+import { href } from '../app/routes';
+import { CopyButton } from '../components/CopyButton';
+import { TaskStatus } from '../components/TaskStatus';
+import { Badge, Empty, ErrorBox, Loading } from '../components/ui';
+import { relayCall } from '../data/client';
+import { useProjects, useRegisterProject, useReindex, useRemoveProject, useRunTick, useUpdateSettings } from '../data/hooks';
+import { queryKeys } from '../data/query-keys';
+import { shellLine } from '../lib/shell';
+
+function RegisterForm() {
+  const register = useRegisterProject();
+  const [root, setRoot] = useState('');
+  const [projectId, setProjectId] = useState('');
+  const rootId = useId();
+  const idId = useId();
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    register.mutate({ root: root.trim(), ...(projectId.trim() ? { projectId: projectId.trim() } : {}) }, { onSuccess: () => setRoot('') });
+  };
+  return (
+    <form className="card register-form" onSubmit={submit} aria-labelledby="register-heading">
+      <h2 id="register-heading">Register a folder</h2>
+      <p className="muted small">Its relay.config.json is read, or created (as `relay init` would) when it has none.</p>
+      <div className="form-row">
+        <label htmlFor={rootId}>Project folder (absolute path)</label>
+        <input id={rootId} type="text" value={root} onChange={(e) => setRoot(e.target.value)} placeholder="/home/me/code/my-project" spellCheck={false} autoComplete="off" required />
+      </div>
+      <div className="form-row">
+        <label htmlFor={idId}>
+          projectId <span className="muted">(optional; only used when the folder has no relay.config.json — default: the folder name)</span>
+        </label>
+        <input id={idId} type="text" value={projectId} onChange={(e) => setProjectId(e.target.value)} spellCheck={false} autoComplete="off" />
+      </div>
+      <div className="button-row">
+        <button type="submit" className="button primary" disabled={register.isPending || root.trim() === ''}>
+          {register.isPending ? 'Registering…' : 'Register'}
+        </button>
+      </div>
+      {register.isError ? <ErrorBox error={register.error} title="The folder was not registered" /> : null}
+      {register.isSuccess ? (
+        <p className="success-line" role="status">
+          Registered <strong>{register.data.name}</strong> with projectId <code>{register.data.projectId}</code>.
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function PolicySetting(props: { readonly project: Project }) {
+  const update = useUpdateSettings();
+  const policy = props.project.settings.approvalPolicy;
+  const [until, setUntil] = useState(() => (policy.mode === 'until' ? toLocalInput(policy.until) : toLocalInput(new Date(Date.now() + 3_600_000).toISOString())));
+  const name = useId();
+  const set = (next: ApprovalPolicy): void => update.mutate({ projectId: props.project.projectId, approvalPolicy: next });
+  const untilIso = (): string | null => {
+    const ms = Date.parse(until);
+    return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+  };
+  return (
+    <fieldset className="setting">
+      <legend>Approval</legend>
+      <label className="radio">
+        <input type="radio" name={name} checked={policy.mode === 'ask'} onChange={() => set({ mode: 'ask' })} disabled={update.isPending} /> Ask me every time
+      </label>
+      <label className="radio">
+        <input type="radio" name={name} checked={policy.mode === 'auto'} onChange={() => set({ mode: 'auto' })} disabled={update.isPending} /> Approve automatically
+      </label>
+      <div className="radio-with-input">
+        <label className="radio">
+          <input
+            type="radio"
+            name={name}
+            checked={policy.mode === 'until'}
+            onChange={() => {
+              const iso = untilIso();
+              if (iso) set({ mode: 'until', until: iso });
+            }}
+            disabled={update.isPending}
+          />{' '}
+          Approve automatically until
+        </label>
+        <input type="datetime-local" aria-label="Approve automatically until" value={until} onChange={(e) => setUntil(e.target.value)} />
+        {policy.mode === 'until' ? (
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              const iso = untilIso();
+              if (iso) set({ mode: 'until', until: iso });
+            }}
+          >
+            Update
+          </button>
+        ) : null}
+      </div>
+      {policy.mode === 'until' && Date.parse(policy.until) < Date.now() ? <p className="muted small">That time has passed: patches wait for you again.</p> : null}
+      {update.isError ? <ErrorBox error={update.error} title="The policy was not changed" /> : null}
+    </fieldset>
+  );
+}
+
+function linterText(linter: Project['linter']): string {
+  if (linter === null) return '';
+  return typeof linter === 'string' ? linter : shellLine(linter);
+}
+
+function LinterSetting(props: { readonly project: Project }) {
+  const update = useUpdateSettings();
+  const current = linterText(props.project.linter);
+  const [value, setValue] = useState(current);
+  const id = useId();
+  const dirty = value.trim() !== current.trim();
+  return (
+    <form
+      className="setting"
+      onSubmit={(e) => {
+        e.preventDefault();
+        update.mutate({ projectId: props.project.projectId, linter: value.trim() === '' ? null : value.trim() });
+      }}
+    >
+      <label htmlFor={id}>Linter</label>
+      <p className="muted small">Run before and after each patch; new errors keep it waiting for you. Saved in relay.config.json.</p>
+      <div className="inline-form">
+        <input id={id} type="text" value={value} onChange={(e) => setValue(e.target.value)} placeholder="e.g. npx eslint . (empty: none)" spellCheck={false} autoComplete="off" />
+        <button type="submit" className="button" disabled={!dirty || update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save linter'}
+        </button>
+      </div>
+      {update.isError ? <ErrorBox error={update.error} title="The linter was not saved" /> : null}
+    </form>
+  );
+}
+
+function WatchingSetting(props: { readonly project: Project }) {
+  const update = useUpdateSettings();
+  return (
+    <div className="setting">
+      <label className="switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={props.project.settings.watching}
+          disabled={update.isPending}
+          onChange={(e) => update.mutate({ projectId: props.project.projectId, watching: e.target.checked })}
+        />{' '}
+        Watch the clipboard for answers to this project
+      </label>
+      {update.isError ? <ErrorBox error={update.error} title="Watching was not changed" /> : null}
+    </div>
+  );
+}
+
+function RemoveControl(props: { readonly project: Project }) {
+  const remove = useRemoveProject();
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming) {
+    return (
+      <button type="button" className="button danger-outline" onClick={() => setConfirming(true)}>
+        Remove…
+      </button>
+    );
+  }
+  return (
+    <div className="confirm" role="group" aria-label={`Confirm removing ${props.project.projectId}`}>
+      <p>Forget this project? Its folder and files stay as they are; you can register it again later.</p>
+      <div className="button-row">
+        <button type="button" className="button danger" disabled={remove.isPending} onClick={() => remove.mutate(props.project.projectId)}>
+          {remove.isPending ? 'Removing…' : 'Remove project'}
+        </button>
+        <button type="button" className="button subtle" onClick={() => setConfirming(false)}>
+          Keep it
+        </button>
+      </div>
+      {remove.isError ? <ErrorBox error={remove.error} title="The project was not removed" /> : null}
+    </div>
+  );
+}
+
+function ProjectActions(props: { readonly project: Project }) {
+  const client = useQueryClient();
+  const tick = useRunTick();
+  const reindex = useReindex();
+  const { projectId } = props.project;
+  return (
+    <div className="project-actions">
+      <div className="button-row">
+        <CopyButton
+          label="Copy system prompt"
+          className="button primary"
+          getText={async () => (await client.fetchQuery({ queryKey: queryKeys.systemPrompt(projectId), queryFn: () => relayCall('getSystemPrompt', { projectId }) })).prompt}
+        />
+        <a className="button" href={href.paste(projectId)}>
+          Paste answer
+        </a>
+        <a className="button" href={href.ask(projectId)}>
+          Ask a friend
+        </a>
+        <a className="button" href={href.handoff(projectId)}>
+          Hand off
+        </a>
+        <button type="button" className="button" disabled={tick.isPending} onClick={() => tick.mutate(projectId)}>
+          Run tick
+        </button>
+        <a className="button subtle" href={href.history({ projectId })}>
+          History
+        </a>
+        <button type="button" className="button subtle" disabled={reindex.isPending} onClick={() => reindex.mutate(projectId)}>
+          {reindex.isPending ? 'Reindexing…' : 'Reindex'}
+        </button>
+      </div>
+      {tick.isError ? <ErrorBox error={tick.error} title="The tick was not started" /> : null}
+      {tick.data ? <TaskStatus taskId={tick.data.taskId} cancellable /> : null}
+      {reindex.isError ? <ErrorBox error={reindex.error} title="Reindex failed" /> : null}
+      {reindex.data ? (
+        <p className="muted small" role="status">
+          Reindexed: {reindex.data.patches} patches, {reindex.data.ticks} ticks{reindex.data.removed > 0 ? `, ${reindex.data.removed} stale rows dropped` : ''}
+          {reindex.data.skipped.length > 0 ? `; ${reindex.data.skipped.length} file(s) skipped` : ''}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ProjectCard(props: { readonly project: Project }) {
+  const { project } = props;
+  const headingId = useId();
+  return (
+    <section className="card project-card" aria-labelledby={headingId} data-project-id={project.projectId}>
+      <header className="project-header">
+        <h2 id={headingId}>{project.name}</h2>
+        <span className="muted">projectId</span> <code className="project-id">{project.projectId}</code>
+        <span className="spacer" />
+        <Badge tone={project.settings.approvalPolicy.mode === 'ask' ? 'neutral' : 'warning'}>{project.settings.approvalPolicy.mode === 'ask' ? 'asks before applying' : 'auto-approves'}</Badge>
+      </header>
+      <p className="muted small project-root">
+        <code>{project.root}</code>
+      </p>
+      {project.configError ? <ErrorBox error={{ code: 'CONFIG_UNREADABLE', message: project.configError }} title="relay.config.json cannot be read" /> : null}
+      <ProjectActions project={project} />
+      <details className="settings">
+        <summary>Settings</summary>
+        <div className="settings-grid">
+          <PolicySetting project={project} />
+          <div>
+            <LinterSetting key={linterText(project.linter)} project={project} />
+            <WatchingSetting project={project} />
+          </div>
+        </div>
+        <div className="danger-zone">
+          <RemoveControl project={project} />
+        </div>
+      </details>
+    </section>
+  );
+}
+
+export function ProjectsView() {
+  const projects = useProjects();
+  return (
+    <div className="view view-projects">
+      <header className="view-header">
+        <h1 tabIndex={-1}>Projects</h1>
+      </header>
+      <RegisterForm />
+      {projects.isPending ? <Loading label="Loading projects…" /> : null}
+      {projects.isError ? <ErrorBox error={projects.error} title="The projects could not be loaded" /> : null}
+      {projects.data && projects.data.length === 0 ? (
+        <Empty title="No projects yet.">Register a folder above. Each project gets a projectId; answers name it, so they land in the right folder.</Empty>
+      ) : null}
+      {projects.data?.map((project) => <ProjectCard key={project.projectId} project={project} />)}
+    </div>
+  );
+}

@@ -1,0 +1,342 @@
+// The Relay Desk window end to end: Debian's chromium (playwright-core) against `relay ui`'s
+// server serving the built renderer, over the real host, real engines and temp git repos.
+// Each scenario is what a person does, step by step, checked on disk where it matters.
+// Screenshots of every view go to test-artifacts/screenshots/.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runId as storeRunId } from '../../src/engine/store/index.js';
+import { fakeAgentEnv, agentLog } from '../helpers/fake-agents.js';
+import { answer } from '../helpers/project.js';
+import { answer as blockAnswer, searchReplace } from '../helpers/patches.js';
+import { relayProject } from '../helpers/project.js';
+import { gitIn, readTree } from '../helpers/temp.js';
+import { builderDoes, EDIT_A, makeTask, TickRepo } from '../integration/tick/harness.js';
+import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
+import { startDesk, type Desk } from './support/desk.js';
+import { ApprovalDialogPage, DeskWindow, HistoryPage, PastePage, ProjectsPage, RunPage, until, visible } from './support/pages.js';
+import { step } from './support/steps.js';
+
+const read = (root: string, file: string): string => readFileSync(path.join(root, file), 'utf8');
+
+describe('the Relay Desk window in a real browser', () => {
+  let browser: TestBrowser;
+  let desk: Desk;
+  let tickRepo: TickRepo;
+
+  beforeAll(async () => {
+    // The tick's fake Claude reads its scenario from files the repo names, so it exists before the host.
+    tickRepo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ fast: ['pass'] }), cost: 0.1 }], builder: [{ ...builderDoes(EDIT_A), cost: 0.2 }] });
+    const env = { ...fakeAgentEnv(agentLog()), IS_SANDBOX: '1', FAKE_CLAUDE_LOG: tickRepo.logFile, FAKE_CLAUDE_SCENARIO: tickRepo.scenarioFile };
+    browser = await launchBrowser();
+    desk = await startDesk({ env });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await desk?.close();
+  });
+
+  /** A fresh page on the window, and its page objects. */
+  async function openWindow(hash = '') {
+    const page = await browser.newPage();
+    const window = new DeskWindow(page, desk.server);
+    await window.open(hash);
+    return { page, window, projects: new ProjectsPage(window), paste: new PastePage(window), history: new HistoryPage(window), run: new RunPage(window), dialog: new ApprovalDialogPage(page) };
+  }
+
+  /** A project registered through the host (the register scenario itself goes through the form). */
+  async function project(projectId: string, files: Record<string, string>): Promise<string> {
+    const root = relayProject({ projectId, files });
+    const registered = await desk.host.call('registerProject', { root });
+    if (!registered.ok) throw new Error(registered.error.message);
+    return root;
+  }
+
+  it('registers a folder, shows its projectId and settings, and copies its system prompt', async () => {
+    const root = relayProject({ projectId: 'webshop', files: { 'src/app.ts': 'export const v = 1;\n' } });
+    const { page, projects } = await openWindow();
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: desk.server.origin });
+
+    await step('open Projects: the empty state invites a registration', async () => {
+      await projects.open();
+      await visible(page.getByText('No projects yet.'));
+    });
+    await step('register the folder by its absolute path', async () => {
+      const confirmation = await projects.register(root);
+      expect(await confirmation.innerText()).toContain('webshop');
+      await visible(projects.card('webshop'));
+      expect(await projects.card('webshop').locator('.project-id').innerText()).toBe('webshop');
+    });
+    await step('a folder that does not exist is refused with the engine’s code', async () => {
+      await page.getByLabel('Project folder (absolute path)').fill('/no/such/folder');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      const error = await visible(page.getByRole('alert').filter({ hasText: 'ROOT_NOT_FOUND' }));
+      expect(await error.innerText()).toContain('No folder at /no/such/folder');
+    });
+    await step('settings: approval asks by default; watching is on', async () => {
+      const settings = await projects.openSettings('webshop');
+      expect(await settings.getByRole('radio', { name: 'Ask me every time' }).isChecked()).toBe(true);
+      expect(await settings.getByRole('switch').isChecked()).toBe(true);
+    });
+    await step('change the linter: it is written to relay.config.json', async () => {
+      const settings = await projects.openSettings('webshop');
+      await settings.getByLabel('Linter').fill('node --version');
+      await settings.getByRole('button', { name: 'Save linter' }).click();
+      await until('the linter in relay.config.json', () => (JSON.parse(read(root, 'relay.config.json')).patch.linter === 'node --version' ? true : undefined));
+      await settings.getByLabel('Linter').fill('');
+      await settings.getByRole('button', { name: 'Save linter' }).click();
+      await until('the linter removed', () => (JSON.parse(read(root, 'relay.config.json')).patch.linter === '' ? true : undefined));
+    });
+    await step('copy the system prompt: it names the projectId', async () => {
+      await projects.copySystemPrompt('webshop');
+      const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
+      expect(copied).toContain('webshop');
+    });
+    await screenshot(page, 'projects');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('paste → approval dialog → approve: the file changes on disk and History shows it live', async () => {
+    const root = await project('approve-demo', { 'src/app.ts': 'export const v = 1;\n', 'README.md': '# demo\n' });
+    const watcher = await openWindow();
+    const { page, paste, dialog, history, run } = await openWindow();
+
+    await step('a second window keeps History open for this project', async () => {
+      await watcher.history.open({ project: 'approve-demo' });
+      await visible(watcher.page.getByText('No runs match these filters.'));
+    });
+    await step('paste an answer and apply it', async () => {
+      await paste.open();
+      await paste.apply(answer({ projectId: 'approve-demo', files: { 'src/app.ts': 'export const v = 2;\n' }, message: 'Bump v to 2' }));
+    });
+    await step('the approval dialog lists the file with its +/- counts and diff', async () => {
+      await dialog.waitOpen();
+      expect(await dialog.fileSections().count()).toBe(1);
+      const text = await dialog.dialog.innerText();
+      expect(text).toContain('src/app.ts');
+      expect(text).toContain('Bump v to 2');
+      expect(text).toMatch(/\+1\s*−1/);
+      expect(text).toContain('No linter is configured');
+      await visible(dialog.dialog.locator('tr.line.add', { hasText: 'export const v = 2;' }));
+      await dialog.armed();
+      await screenshot(page, 'approval-dialog');
+    });
+    await step('while it waits, the other window shows a waiting row', async () => {
+      await visible(watcher.history.row('Bump v to 2').filter({ hasText: 'waiting' }));
+    });
+    await step('approve', async () => {
+      await dialog.approveButton().click();
+      await dialog.waitClosed();
+      expect(await paste.outcome()).toContain('Patch applied');
+    });
+    await step('the file on disk changed', async () => {
+      expect(read(root, 'src/app.ts')).toBe('export const v = 2;\n');
+    });
+    await step('History (the other window, no reload) shows the approved run', async () => {
+      const row = await visible(watcher.history.row('Bump v to 2').filter({ hasText: 'approved' }));
+      expect(await row.innerText()).toMatch(/\+1\s*−1/);
+      await screenshot(watcher.page, 'history');
+    });
+    await step('open the run: diff, commit message, state', async () => {
+      await history.open({ project: 'approve-demo' });
+      await history.openRun('Bump v to 2');
+      expect(await run.state().innerText()).toContain('approved');
+      await visible(run.section('Commit message').getByText('Bump v to 2'));
+      await visible(page.locator('tr.line.del', { hasText: 'export const v = 1;' }));
+      await screenshot(page, 'run-patch');
+    });
+    await step('the split view pairs the old and new line', async () => {
+      await page.getByRole('radio', { name: 'Split' }).first().click();
+      const pair = await visible(page.locator('table.diff-split tr.pair', { has: page.locator('td.del') }));
+      expect(await pair.innerText()).toContain('export const v = 1;');
+      expect(await pair.innerText()).toContain('export const v = 2;');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'run-patch-split-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.getByRole('radio', { name: 'Unified' }).first().click();
+    });
+    expect(page.errors).toEqual([]);
+    expect(watcher.page.errors).toEqual([]);
+    await watcher.page.close();
+    await page.close();
+  });
+
+  it('reject (Esc): the tree is byte-identical to before', async () => {
+    const root = await project('reject-demo', { 'src/app.ts': 'export const v = 1;\n', 'src/keep.ts': 'export const k = 1;\n' });
+    const before = readTree(root);
+    const status = gitIn(root, 'status', '--porcelain', '--untracked-files=all');
+    const { page, paste, dialog } = await openWindow();
+
+    await step('paste an answer that changes one file and creates another', async () => {
+      await paste.open();
+      await paste.apply(answer({ projectId: 'reject-demo', files: { 'src/app.ts': 'export const v = 99;\n', 'src/new/extra.ts': 'export const e = 1;\n' }, message: 'Unwanted change' }));
+      await dialog.waitOpen();
+      expect(await dialog.fileSections().count()).toBe(2);
+      await dialog.armed();
+    });
+    await step('press Esc: the patch is rejected', async () => {
+      await page.keyboard.press('Escape');
+      await dialog.waitClosed();
+      expect(await paste.outcome()).toContain('Patch rejected');
+    });
+    await step('every byte is as before, and git sees no change', async () => {
+      expect(readTree(root)).toEqual(before);
+      expect(gitIn(root, 'status', '--porcelain', '--untracked-files=all')).toBe(status);
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('partial approval (⌘/Ctrl+Enter): the checked file is kept, the unchecked one rolled back', async () => {
+    const root = await project('partial-demo', { 'src/app.ts': 'export const v = 1;\n', 'src/util.ts': 'export const u = 1;\n' });
+    const { page, paste, dialog, history, run } = await openWindow();
+
+    await step('paste an answer that changes two files', async () => {
+      await paste.open();
+      await paste.apply(answer({ projectId: 'partial-demo', files: { 'src/app.ts': 'export const v = 3;\n', 'src/util.ts': 'export const u = 3;\n' }, message: 'Change app and util' }));
+      await dialog.waitOpen();
+      await dialog.armed();
+    });
+    await step('uncheck src/util.ts: the button says what will happen', async () => {
+      await dialog.keepBox('src/util.ts').uncheck();
+      await visible(dialog.dialog.getByRole('button', { name: /Approve 1 of 2 files/ }));
+      await screenshot(page, 'approval-dialog-partial');
+    });
+    await step('approve with the keyboard shortcut', async () => {
+      await page.keyboard.press('Control+Enter');
+      await dialog.waitClosed();
+      const outcome = await paste.outcome();
+      expect(outcome).toContain('Patch applied');
+      expect(outcome).toContain('1 rolled back (src/util.ts)');
+    });
+    await step('on disk: app.ts kept, util.ts restored', async () => {
+      expect(read(root, 'src/app.ts')).toBe('export const v = 3;\n');
+      expect(read(root, 'src/util.ts')).toBe('export const u = 1;\n');
+    });
+    await step('the run lists only the kept file', async () => {
+      await history.open({ project: 'partial-demo' });
+      await history.openRun('Change app and util');
+      await visible(page.getByRole('region', { name: 'Changes to src/app.ts' }));
+      expect(await page.getByRole('region', { name: 'Changes to src/util.ts' }).count()).toBe(0);
+      expect(await run.state().innerText()).toContain('approved');
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reverts an approved patch from its run detail', async () => {
+    const root = await project('revert-demo', { 'src/app.ts': 'export const v = 1;\n' });
+    const applied = await desk.host.call('applyPatch', { text: answer({ projectId: 'revert-demo', files: { 'src/app.ts': 'export const v = 5;\n' }, message: 'Set v to 5' }), source: 'paste' });
+    if (!applied.ok) throw new Error(applied.error.message);
+    const { page, dialog, history, run } = await openWindow();
+
+    await step('approve the waiting patch in the dialog the window opens on load', async () => {
+      await dialog.waitOpen();
+      await dialog.armed();
+      await dialog.approveButton().click();
+      await dialog.waitClosed();
+      await until('the patch on disk', () => (read(root, 'src/app.ts') === 'export const v = 5;\n' ? true : undefined));
+    });
+    await step('open the run and revert it', async () => {
+      await history.open({ project: 'revert-demo' });
+      await history.openRun('Set v to 5');
+      const outcome = await run.revert();
+      expect(await outcome.innerText()).toContain('Reverted');
+    });
+    await step('the file is back on disk and the run says reverted', async () => {
+      expect(read(root, 'src/app.ts')).toBe('export const v = 1;\n');
+      await visible(run.state().locator('.badge', { hasText: 'reverted' }));
+      await visible(run.state().getByText('Reverted by'));
+      await screenshot(page, 'run-patch-reverted');
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs a tick with the fake Claude and renders its REPORT.md, verdict, verification and budgets', async () => {
+    const registered = await desk.host.call('registerProject', { root: tickRepo.root, projectId: 'ticks' });
+    if (!registered.ok) throw new Error(registered.error.message);
+    tickRepo.commit('relay init'); // registering wrote relay.config.json; a tick needs a clean tree
+    const { page, projects, history, run } = await openWindow();
+
+    await step('Run tick from the project card', async () => {
+      await projects.open();
+      const status = await projects.runTick('ticks');
+      const done = await visible(status.and(page.locator('[data-task-state="completed"], [data-task-state="failed"]')), 60_000);
+      expect(await done.innerText()).toContain('Tick SUCCESS');
+    });
+    await step('the tick changed the file', async () => {
+      expect(tickRepo.file('src/a.ts')).toBe('export const a = 2;\n');
+    });
+    await step('open the tick from History', async () => {
+      await history.open({ project: 'ticks', kind: 'tick' });
+      await history.openRun('Change the value of a.');
+    });
+    await step('the verdict and code come first', async () => {
+      const banner = await visible(page.getByRole('region', { name: 'Verdict' }));
+      expect(await banner.innerText()).toMatch(/^SUCCESS/);
+      expect(await banner.locator('.verdict-code').innerText()).toBe('SUCCESS');
+    });
+    await step('REPORT.md is rendered as GitHub-flavoured Markdown: its table and its code', async () => {
+      const report = run.section('REPORT.md');
+      await visible(report.getByRole('heading', { name: /Relais tick/ }));
+      const table = await visible(report.locator('table'));
+      expect(await table.innerText()).toContain('pass');
+      await visible(report.locator('code', { hasText: 'SUCCESS' }));
+    });
+    await step('verification runs with their log, budgets as meters, the blast radius', async () => {
+      const verification = run.section('Verification');
+      expect(await verification.innerText()).toContain('passed');
+      // A passed command's log is folded away; open it.
+      await verification.locator('summary').first().click();
+      expect(await (await visible(verification.locator('pre.log'))).first().innerText()).toContain('$ node -e');
+      const meters = run.page.getByRole('meter');
+      expect(await meters.count()).toBe(5);
+      expect(await run.section(/Budgets/).innerText()).toContain('1 of 200');
+      expect(await run.section('Blast radius').innerText()).toMatch(/\+1\s*−1/);
+      await screenshot(page, 'run-tick');
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the engine’s code and message for an answer it cannot route or apply', async () => {
+    const root = await project('errors-demo', { 'src/app.ts': 'export const v = 1;\n' });
+    const { page, paste, history } = await openWindow();
+
+    await step('text without a control block is refused at once', async () => {
+      await paste.open();
+      await paste.apply('Sure! Here is some advice, but no patch.');
+      const error = await visible(paste.result().getByRole('alert'));
+      const text = await error.innerText();
+      expect(text).toContain('NO_CONTROL_BLOCK');
+      expect(text).toContain('No control block found');
+    });
+    await step('a SEARCH block that matches nothing fails in the engine', async () => {
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await paste.apply(blockAnswer([{ path: 'src/app.ts', body: searchReplace('export const nope = 0;', 'export const nope = 1;') }], { projectId: 'errors-demo', gitCommitMsg: 'Impossible edit' }));
+      const outcome = await paste.outcome();
+      expect(outcome).toContain('SEARCH_NOT_FOUND');
+      expect(outcome).toContain('the SEARCH block was not found');
+      await screenshot(page, 'paste-error');
+    });
+    await step('nothing changed on disk, and History records the refusal with its code', async () => {
+      expect(read(root, 'src/app.ts')).toBe('export const v = 1;\n');
+      await history.open({ project: 'errors-demo' });
+      const row = await visible(history.row('Impossible edit'));
+      expect(await row.innerText()).toContain('SEARCH_NOT_FOUND');
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a run that is not in the history with the host’s error', async () => {
+    const { page, window } = await openWindow();
+    await window.go(`#/runs/${encodeURIComponent(storeRunId('nowhere', 'patch', 'missing'))}`);
+    const error = await visible(page.getByRole('alert'));
+    expect(await error.innerText()).toContain('RUN_NOT_FOUND');
+    await page.close();
+  });
+});
