@@ -46,8 +46,8 @@ describe('the Relay Desk window in a real browser', () => {
   }
 
   /** A project registered through the host (the register scenario itself goes through the form). */
-  async function project(projectId: string, files: Record<string, string>): Promise<string> {
-    const root = relayProject({ projectId, files });
+  async function project(projectId: string, files: Record<string, string>, patch: Parameters<typeof relayProject>[0]['patch'] = {}): Promise<string> {
+    const root = relayProject({ projectId, files, patch });
     const registered = await desk.host.call('registerProject', { root });
     if (!registered.ok) throw new Error(registered.error.message);
     return root;
@@ -163,8 +163,10 @@ describe('the Relay Desk window in a real browser', () => {
     await page.close();
   });
 
-  it('reject (Esc): the tree is byte-identical to before', async () => {
-    const root = await project('reject-demo', { 'src/app.ts': 'export const v = 1;\n', 'src/keep.ts': 'export const k = 1;\n' });
+  it('reject (Esc) after reading the linter’s verdict: the tree is byte-identical to before', async () => {
+    // A linter that finds an error wherever a 99 appears in src/app.ts.
+    const linter = ['node', '-e', "const s = require('fs').readFileSync('src/app.ts', 'utf8'); if (s.includes('99')) { console.log('src/app.ts:1 error: 99 is not allowed'); process.exit(1); }"];
+    const root = await project('reject-demo', { 'src/app.ts': 'export const v = 1;\n', 'src/keep.ts': 'export const k = 1;\n' }, { linter });
     const before = readTree(root);
     const status = gitIn(root, 'status', '--porcelain', '--untracked-files=all');
     const { page, paste, dialog } = await openWindow();
@@ -175,6 +177,12 @@ describe('the Relay Desk window in a real browser', () => {
       await dialog.waitOpen();
       expect(await dialog.fileSections().count()).toBe(2);
       await dialog.armed();
+    });
+    await step('the linter’s verdict is shown before deciding', async () => {
+      const verdict = await visible(dialog.dialog.getByRole('region', { name: 'Linter result' }));
+      expect(await verdict.innerText()).toContain('1 new error (0 before, 1 after)');
+      expect(await verdict.innerText()).toContain('99 is not allowed');
+      await screenshot(page, 'approval-dialog-linter');
     });
     await step('press Esc: the patch is rejected', async () => {
       await page.keyboard.press('Escape');
@@ -296,7 +304,7 @@ describe('the Relay Desk window in a real browser', () => {
       expect(await meters.count()).toBe(5);
       expect(await run.section(/Budgets/).innerText()).toContain('1 of 200');
       expect(await run.section('Blast radius').innerText()).toMatch(/\+1\s*−1/);
-      await screenshot(page, 'run-tick');
+      await screenshot(page, 'run-tick', { fullPage: true });
     });
     expect(page.errors).toEqual([]);
     await page.close();
@@ -331,6 +339,82 @@ describe('the Relay Desk window in a real browser', () => {
     expect(page.errors).toEqual([]);
     await page.close();
   });
+
+  it('scrolls smoothly through 10,000 runs: a virtualised list over paged queries', async () => {
+    const bulk = await startDesk();
+    try {
+      const root = relayProject({ projectId: 'bulk' });
+      const registered = await bulk.host.call('registerProject', { root });
+      if (!registered.ok) throw new Error(registered.error.message);
+      const kinds = ['patch', 'tick', 'relay'] as const;
+      // One run a minute up to now, so the relative times read like a real history.
+      const start = Date.now() - 10_001 * 60_000;
+      bulk.store.transaction(() => {
+        for (let i = 1; i <= 10_000; i += 1) {
+          const kind = kinds[i % 3]!;
+          bulk.store.runs.upsert({
+            id: storeRunId('bulk', kind, `run-${String(i).padStart(5, '0')}`),
+            projectId: 'bulk',
+            kind,
+            status: i % 17 === 0 ? 'failed' : 'done',
+            verdict: kind === 'patch' ? 'approved' : kind === 'tick' ? (i % 5 === 0 ? 'stop' : 'success') : null,
+            code: kind === 'tick' ? (i % 5 === 0 ? 'STOP_VERIFY_FAILED_FAST' : 'SUCCESS') : null,
+            title: `Run #${String(i).padStart(5, '0')}`,
+            summary: kind === 'relay' ? 'codex answered' : `${(i % 7) + 1} files, +${i % 50}/-${i % 9}`,
+            startedAt: new Date(start + i * 60_000).toISOString(),
+            endedAt: null,
+            file: null,
+            origin: 'app',
+            taskId: null,
+            detail: null,
+          });
+        }
+      });
+      const page = await browser.newPage();
+      const window = new DeskWindow(page, bulk.server);
+      const history = new HistoryPage(window);
+
+      await step('the first page shows the newest runs, and only a screenful is in the DOM', async () => {
+        const started = Date.now();
+        await window.open();
+        await visible(history.row('Run #10000'));
+        const firstPaintMs = Date.now() - started;
+        expect(await history.count().innerText()).toMatch(/^200\+ runs/);
+        expect(await history.rows().count()).toBeLessThan(60);
+        expect(firstPaintMs).toBeLessThan(15_000);
+        await screenshot(page, 'history-10k');
+      });
+      await step('scrolling to the end pages in every run; the DOM stays small', async () => {
+        const list = page.getByTestId('run-list');
+        const text = await until(
+          'all 10,000 runs to load while scrolling',
+          async () => {
+            await list.evaluate((el) => {
+              const box = el as unknown as { scrollTop: number; scrollHeight: number };
+              box.scrollTop = box.scrollHeight;
+            });
+            const count = await history.count().innerText();
+            return count.startsWith('10,000 runs') ? count : undefined;
+          },
+          120_000,
+        );
+        expect(text).toMatch(/^10,000 runs/);
+        await visible(history.row('Run #00001'));
+        expect(await history.rows().count()).toBeLessThan(60);
+      });
+      await step('a kind filter narrows the list through the URL', async () => {
+        await history.open({ project: 'bulk', kind: 'tick' });
+        await visible(history.row('Run #10000'));
+        const texts = await history.rows().allInnerTexts();
+        expect(texts.length).toBeGreaterThan(0);
+        for (const row of texts) expect(row).toContain('Tick');
+      });
+      expect(page.errors).toEqual([]);
+      await page.close();
+    } finally {
+      await bulk.close();
+    }
+  }, 180_000);
 
   it('opens a run that is not in the history with the host’s error', async () => {
     const { page, window } = await openWindow();

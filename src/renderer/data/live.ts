@@ -118,7 +118,8 @@ export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 
         tone: result.tick.verdict === 'success' ? 'success' : result.tick.verdict === 'blocked' ? 'warning' : 'danger',
         title: `Tick ${result.tick.verdict.toUpperCase()}`,
         message: result.tick.summary,
-        code: result.tick.code,
+        // SUCCESS is both the verdict and its code; say it once.
+        code: result.tick.code === result.tick.verdict.toUpperCase() ? null : result.tick.code,
       };
     case 'ask':
     case 'review':

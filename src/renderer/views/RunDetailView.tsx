@@ -93,7 +93,7 @@ export function RunDetailView(props: { readonly runId: string }) {
           <Badge tone="info">{kindLabel(run.kind)}</Badge>
           <Badge tone={status.tone}>{status.label}</Badge>
           {verdict ? <Badge tone={verdict.tone}>{verdict.label}</Badge> : null}
-          {run.code ? <code className="run-code">{run.code}</code> : null}
+          {run.code && run.code !== run.verdict?.toUpperCase() ? <code className="run-code">{run.code}</code> : null}
         </div>
         <h1 tabIndex={-1}>{run.title}</h1>
         <p className="muted">

@@ -53,8 +53,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
 }
 
 /** Saves a screenshot of the page as test-artifacts/screenshots/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string, options: { readonly fullPage?: boolean } = {}): Promise<string> {
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: false });
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
   return file;
 }
