@@ -88,6 +88,36 @@ describe('the Relay Desk window in a real browser', () => {
       await settings.getByRole('button', { name: 'Save linter' }).click();
       await until('the linter removed', () => (JSON.parse(read(root, 'relay.config.json')).patch.linter === '' ? true : undefined));
     });
+    await step('approve automatically: the next answer applies without a dialog', async () => {
+      const settings = await projects.openSettings('webshop');
+      await settings.getByRole('radio', { name: 'Approve automatically', exact: true }).check();
+      await visible(projects.card('webshop').locator('.badge', { hasText: 'auto-approves' }));
+      const ticket = await desk.host.call('applyPatch', { text: answer({ projectId: 'webshop', files: { 'src/app.ts': 'export const v = 10;\n' }, message: 'Auto' }), source: 'paste' });
+      expect(ticket.ok).toBe(true);
+      await until('the auto-approved patch on disk', () => (read(root, 'src/app.ts') === 'export const v = 10;\n' ? true : undefined));
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await settings.getByRole('radio', { name: 'Ask me every time' }).check();
+      await visible(projects.card('webshop').locator('.badge', { hasText: 'asks before applying' }));
+      const state = await desk.host.call('getRuntimeState', {});
+      expect(state.ok && state.value.projects.find((p) => p.projectId === 'webshop')?.policy).toEqual({ mode: 'ask' });
+    });
+    await step('turn clipboard watching off', async () => {
+      const settings = await projects.openSettings('webshop');
+      await settings.getByRole('switch').uncheck();
+      await until('watching off in the store', async () => {
+        const listed = await desk.host.call('listProjects', {});
+        return listed.ok && listed.value.find((p) => p.projectId === 'webshop')?.settings.watching === false ? true : undefined;
+      });
+    });
+    await step('remove another project after confirming; its folder stays', async () => {
+      const other = relayProject({ projectId: 'leaving' });
+      await projects.register(other);
+      const settings = await projects.openSettings('leaving');
+      await settings.getByRole('button', { name: 'Remove…' }).click();
+      await settings.getByRole('group', { name: 'Confirm removing leaving' }).getByRole('button', { name: 'Remove project' }).click();
+      await projects.card('leaving').waitFor({ state: 'detached' });
+      expect(read(other, 'relay.config.json')).toContain('leaving');
+    });
     await step('copy the system prompt: it names the projectId', async () => {
       await projects.copySystemPrompt('webshop');
       const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;

@@ -4,7 +4,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { ChannelInput, Run } from '../../shared/contract.js';
-import type { RunKind, TaskKind } from '../../shared/schemas.js';
+import type { Project, RunKind, TaskKind } from '../../shared/schemas.js';
 import { relayCall } from './client';
 import { liveStore } from './live-store';
 import type { LiveState, LiveTask } from './live';
@@ -73,7 +73,9 @@ export function useUpdateSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: ChannelInput<'updateProjectSettings'>) => relayCall('updateProjectSettings', input),
-    // Linter and watching changes are not runtime events: refresh the projects ourselves.
+    // The host answers with the project as it now is: show that at once, then refetch, since
+    // linter and watching changes are not runtime events.
+    onSuccess: (project) => client.setQueryData<Project[]>(queryKeys.projects(), (list) => list?.map((p) => (p.projectId === project.projectId ? project : p))),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.projects() }),
   });
 }

@@ -60,10 +60,15 @@ function toLocalInput(iso: string): string {
 
 function PolicySetting(props: { readonly project: Project }) {
   const update = useUpdateSettings();
-  const policy = props.project.settings.approvalPolicy;
+  // The choice shows at once; the host's answer replaces it (or its error says why not).
+  const [chosen, setChosen] = useState<ApprovalPolicy | null>(null);
+  const policy = chosen ?? props.project.settings.approvalPolicy;
   const [until, setUntil] = useState(() => (policy.mode === 'until' ? toLocalInput(policy.until) : toLocalInput(new Date(Date.now() + 3_600_000).toISOString())));
   const name = useId();
-  const set = (next: ApprovalPolicy): void => update.mutate({ projectId: props.project.projectId, approvalPolicy: next });
+  const set = (next: ApprovalPolicy): void => {
+    setChosen(next);
+    update.mutate({ projectId: props.project.projectId, approvalPolicy: next }, { onSettled: () => setChosen(null) });
+  };
   const untilIso = (): string | null => {
     const ms = Date.parse(until);
     return Number.isNaN(ms) ? null : new Date(ms).toISOString();
@@ -72,10 +77,10 @@ function PolicySetting(props: { readonly project: Project }) {
     <fieldset className="setting">
       <legend>Approval</legend>
       <label className="radio">
-        <input type="radio" name={name} checked={policy.mode === 'ask'} onChange={() => set({ mode: 'ask' })} disabled={update.isPending} /> Ask me every time
+        <input type="radio" name={name} checked={policy.mode === 'ask'} onChange={() => set({ mode: 'ask' })} /> Ask me every time
       </label>
       <label className="radio">
-        <input type="radio" name={name} checked={policy.mode === 'auto'} onChange={() => set({ mode: 'auto' })} disabled={update.isPending} /> Approve automatically
+        <input type="radio" name={name} checked={policy.mode === 'auto'} onChange={() => set({ mode: 'auto' })} /> Approve automatically
       </label>
       <div className="radio-with-input">
         <label className="radio">
@@ -87,7 +92,6 @@ function PolicySetting(props: { readonly project: Project }) {
               const iso = untilIso();
               if (iso) set({ mode: 'until', until: iso });
             }}
-            disabled={update.isPending}
           />{' '}
           Approve automatically until
         </label>
@@ -145,15 +149,19 @@ function LinterSetting(props: { readonly project: Project }) {
 
 function WatchingSetting(props: { readonly project: Project }) {
   const update = useUpdateSettings();
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const watching = chosen ?? props.project.settings.watching;
   return (
     <div className="setting">
       <label className="switch">
         <input
           type="checkbox"
           role="switch"
-          checked={props.project.settings.watching}
-          disabled={update.isPending}
-          onChange={(e) => update.mutate({ projectId: props.project.projectId, watching: e.target.checked })}
+          checked={watching}
+          onChange={(e) => {
+            setChosen(e.target.checked);
+            update.mutate({ projectId: props.project.projectId, watching: e.target.checked }, { onSettled: () => setChosen(null) });
+          }}
         />{' '}
         Watch the clipboard for answers to this project
       </label>
