@@ -2,7 +2,7 @@
 // by `relay ui` and by the Electron main process; tests compose it with fakes instead.
 import { randomUUID } from 'node:crypto';
 import type { Engines, HandoffEngine, RelayContext, RelayEngine, TickEngine } from '../engine/runtime/engines.js';
-import { runTick } from '../engine/tick/index.js';
+import { blastLine, runTick } from '../engine/tick/index.js';
 import { handoffEngine } from '../engine/handoff/index.js';
 import { relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
 import { fail, ok, type Result } from '../engine/result.js';
@@ -34,7 +34,8 @@ export function realTickEngine(options: RealEngineOptions): TickEngine {
       });
       // A tick BLOCKED before it started has no run id; the app still records the refusal.
       const runId = outcome.runId ?? `blocked-${context.now().toISOString().replace(/[-:.]/g, '')}`;
-      return ok({ runId, verdict: outcome.verdict, code: outcome.code, summary: outcome.detail });
+      const blastRadius = outcome.verdict === 'blocked' ? null : blastLine(outcome.report.blast_radius);
+      return ok({ runId, verdict: outcome.verdict, code: outcome.code, summary: outcome.detail, blastRadius });
     },
   };
 }

@@ -10,6 +10,8 @@ import type { Store } from '../engine/store/index.js';
 import { registerProject, removeProject, toProject, updateProjectSettings } from './projects.js';
 import type { Recorder } from './recorder.js';
 import { getRunDetail } from './run-detail.js';
+import { readAppSettings, updateAppSettings } from './app-settings.js';
+import type { AppSettings } from '../shared/schemas.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
 
@@ -21,6 +23,8 @@ export interface HandlerDeps {
   readonly store: Store;
   readonly recorder: Recorder;
   readonly now: () => Date;
+  /** Told after the app settings changed (the Electron shell applies auto-start, watching, paths). */
+  readonly onAppSettingsChanged?: (settings: AppSettings) => void;
 }
 
 /** Builds the handler table. */
@@ -40,6 +44,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (!found.ok) return found;
       const config = loadRelayConfig(found.value.root);
       return ok({ projectId: found.value.projectId, prompt: systemPrompt(config.ok ? config.value.projectId : found.value.projectId) });
+    },
+    getAppSettings: () => ok(readAppSettings(store)),
+    updateAppSettings: (args) => {
+      const settings = updateAppSettings(store, args);
+      deps.onAppSettingsChanged?.(settings);
+      return ok(settings);
     },
     reindexProject: (args) => {
       const found = project(args.projectId);

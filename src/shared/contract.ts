@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EventEnvelopeSchema, type EventEnvelope } from './events.js';
 import {
+  AppSettingsSchema,
   ApprovalPolicySchema,
   CommandLineSchema,
   FailureSchema,
@@ -19,6 +20,11 @@ import {
 } from './schemas.js';
 
 const Empty = z.strictObject({});
+/** An absolute path (POSIX or Windows) or empty; relative paths would depend on the app's cwd. */
+const AbsoluteOrEmpty = z
+  .string()
+  .max(4096)
+  .refine((p) => p === '' || p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path or empty');
 const ById = z.strictObject({ projectId: ProjectIdSchema });
 const Id = z.string().min(1).max(300);
 
@@ -180,6 +186,23 @@ export const contract = {
     ProjectSchema,
   ),
   getSystemPrompt: channel(ById, z.strictObject({ projectId: z.string(), prompt: z.string() })),
+  getAppSettings: channel(Empty, AppSettingsSchema),
+  updateAppSettings: channel(
+    z.strictObject({
+      watchClipboard: z.boolean().optional(),
+      clipboardPollIntervalMs: AppSettingsSchema.shape.clipboardPollIntervalMs.optional(),
+      autoStart: z.boolean().optional(),
+      notifications: z.boolean().optional(),
+      agentPaths: z
+        .strictObject({
+          claude: AbsoluteOrEmpty.optional(),
+          codex: AbsoluteOrEmpty.optional(),
+          gemini: AbsoluteOrEmpty.optional(),
+        })
+        .optional(),
+    }),
+    AppSettingsSchema,
+  ),
   reindexProject: channel(ById, ReindexSummarySchema),
 
   listRuns: channel(

@@ -9,6 +9,7 @@ import type { RelayEngine, TickEngine } from '../../../src/engine/runtime/index.
 import { openStore, type Store } from '../../../src/engine/store/index.js';
 import { bindIpcMain, createHost, type Host, type IpcMainLike } from '../../../src/host/index.js';
 import type { ChannelName, IpcReply } from '../../../src/shared/contract.js';
+import { CHANNEL_NAMES } from '../../../src/shared/channels.js';
 import { answer, relayProject } from '../../helpers/project.js';
 import { nextEvent } from '../../helpers/runtime.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
@@ -224,7 +225,7 @@ describe('host', () => {
       const ipcMain: IpcMainLike = { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) };
       const host = hostOn(freshStore());
       const unbind = bindIpcMain(ipcMain, host, { isTrustedSender: (event) => event.senderFrame?.url.startsWith('file://') ?? false });
-      expect(handlers.size).toBe(19);
+      expect(handlers.size).toBe(CHANNEL_NAMES.length);
       const listProjects = handlers.get('relay:listProjects' satisfies `relay:${ChannelName}`)!;
       expect(await listProjects({ senderFrame: { url: 'file:///app/index.html' } }, {})).toEqual({ ok: true, value: [] });
       expect(await listProjects({ senderFrame: { url: 'https://evil.example' } }, {})).toMatchObject({ ok: false, error: { code: 'UNTRUSTED_SENDER' } });
