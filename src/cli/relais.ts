@@ -135,11 +135,24 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
     .description('run one tick in the repository (exit code 0 only for SUCCESS)')
     .option('--json', 'print each stage event and the final result as JSON lines')
     .action(async (options: { json?: boolean }) => {
+      // Ctrl+C stops the tick cleanly: the running child is killed, the tick reports
+      // STOP_INTERRUPTED, rolls back and releases the lock (a second Ctrl+C exits at once).
+      const cancel = new AbortController();
+      const interrupt = (): void => {
+        if (cancel.signal.aborted) process.exit(130);
+        printError('■ Stopping the tick: killing the running step and rolling back… (Ctrl+C again to exit at once)');
+        cancel.abort();
+      };
+      process.on('SIGINT', interrupt);
+      process.on('SIGTERM', interrupt);
       const outcome = await runTick({
         root: rootOf(program),
         ...identity(),
+        signal: cancel.signal,
         onEvent: options.json ? (event) => print(JSON.stringify(event)) : printEvent,
       });
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
       if (options.json) print(JSON.stringify(outcomeJson(outcome)));
       else printOutcome(outcome);
       process.exitCode = outcome.verdict === 'success' ? EXIT.ok : EXIT.failed;
