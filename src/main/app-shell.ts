@@ -126,7 +126,10 @@ export async function startApp(): Promise<void> {
     refreshTray();
   });
   const state = host.runtime.state();
-  tracker.resetApprovals(state.projects.flatMap((p) => p.approvals.map((a) => ({ approvalId: a.approvalId, projectId: p.projectId }))));
+  tracker.resetApprovals([
+    ...state.projects.flatMap((p) => p.approvals.map((a) => ({ approvalId: a.approvalId, projectId: p.projectId }))),
+    ...state.prompts.map((p) => ({ approvalId: p.approvalId, projectId: p.projectId })),
+  ]);
 
   const startWatcher = (): void => {
     void watcher?.stop();

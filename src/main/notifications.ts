@@ -90,6 +90,16 @@ export function notificationFor(envelope: EventEnvelope, projectName: (projectId
         projectId: event.projectId,
         urgent: true,
       };
+    case 'approval.requested':
+      return {
+        kind: 'approval',
+        title: `Context almost full — ${projectName(event.projectId)}`,
+        body: `An agent session is at ${event.pct}% of its context window. Write a handoff brief so a fresh session can carry on?`,
+        projectId: event.projectId,
+        approvalId: event.approvalId,
+        actions: ['Approve', 'Reject'],
+        urgent: true,
+      };
     case 'error':
       return { kind: 'failure', title: `Relay Desk error${event.projectId ? ` — ${projectName(event.projectId)}` : ''}`, body: `${event.code}: ${firstLine(event.message)}`, projectId: event.projectId, urgent: true };
     default:

@@ -15,7 +15,8 @@ export class TrayTracker {
   observe(envelope: EventEnvelope, notification: NotificationModel | null): void {
     const event = envelope.event;
     if (event.type === 'task.waiting-approval') this.approvals.set(event.approvalId, { id: event.approvalId, projectId: event.projectId });
-    if (event.type === 'task.approval-resolved') this.approvals.delete(event.approvalId);
+    if (event.type === 'task.approval-resolved' || event.type === 'approval.resolved') this.approvals.delete(event.approvalId);
+    if (event.type === 'approval.requested') this.approvals.set(event.approvalId, { id: event.approvalId, projectId: event.projectId });
     if (event.type === 'task.completed' || event.type === 'task.failed') {
       for (const [id, approval] of this.approvals) if (approval.projectId === event.projectId) this.approvals.delete(id);
     }

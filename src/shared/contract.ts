@@ -141,6 +141,10 @@ export const RuntimeStateSchema = z.strictObject({
       approvals: z.array(z.strictObject({ approvalId: z.string(), taskId: z.string(), review: PatchReviewSchema })),
     }),
   ),
+  /** Approvals that hold no task: handoff prompts (approve = write a handoff brief, reject = nothing). */
+  prompts: z.array(
+    z.strictObject({ approvalId: z.string(), projectId: z.string(), kind: z.literal('handoff-prompt'), sessionId: z.string(), thresholdPct: z.number(), pct: z.number() }),
+  ),
 });
 export type RuntimeState = z.infer<typeof RuntimeStateSchema>;
 

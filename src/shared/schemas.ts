@@ -144,6 +144,11 @@ export const UsageSchema = z.strictObject({
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   costUsd: z.number().min(0).nullable(),
+  /** The agent session these figures belong to, when the agent reports one (Claude does). */
+  sessionId: z.string().optional(),
+  /** Tokens in that session's context now, and the model's window: what the handoff nudge watches. */
+  contextTokens: z.number().int().min(0).optional(),
+  contextWindow: z.number().int().positive().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

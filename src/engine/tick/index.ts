@@ -7,5 +7,6 @@ export type { TickEvent, TickEventSink } from './events.js';
 export { CODE_MEANING, type TickCode, type StopCode, type BlockedCode, type Verdict } from './codes.js';
 export type { TickReport } from './report.js';
 export { blastLine } from './blast.js';
+export type { ClaudeCallRecord } from './claude.js';
 export type { BlockedRecord } from './blocked.js';
 export { TICK_CONFIG_FILE } from './config.js';
