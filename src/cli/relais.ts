@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { CODE_MEANING, doctor, initWorkspace, runTick, tickStatus, type TickEvent, type TickOutcome, type TickStatus } from '../engine/tick/index.js';
 import { assertNever } from '../engine/result.js';
-import { EXIT, print, printError, UsageError } from './io.js';
+import { EXIT, print, printError, runProgram } from './io.js';
 
 interface GlobalOptions {
   readonly cwd?: string;
@@ -184,23 +184,4 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
   return program;
 }
 
-async function main(): Promise<void> {
-  const program = buildRelaisProgram();
-  try {
-    await program.parseAsync(process.argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
-      return;
-    }
-    if (error instanceof UsageError) {
-      printError(`✘ ${error.message}`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    printError(`✘ Unexpected error: ${(error as Error).stack ?? String(error)}`);
-    process.exitCode = EXIT.failed;
-  }
-}
-
-await main();
+await runProgram(buildRelaisProgram());
