@@ -11,6 +11,7 @@ import { registerProject, removeProject, toProject, updateProjectSettings } from
 import type { Recorder } from './recorder.js';
 import { getRunDetail } from './run-detail.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
+import { createFreshness } from './freshness.js';
 import type { AppSettings } from '../shared/schemas.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
@@ -30,6 +31,7 @@ export interface HandlerDeps {
 /** Builds the handler table. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, store } = deps;
+  const freshness = createFreshness(store);
   const project = (projectId: string) => {
     const record = store.projects.get(projectId);
     return record ? ok(record) : fail('UNKNOWN_PROJECT', `No project "${projectId}" is registered.`);
@@ -56,6 +58,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return found.ok ? ok(store.reindex(found.value)) : found;
     },
     listRuns: (args) => {
+      // Only the first page checks: paging through must not reindex under the cursor's feet.
+      if (args.cursor === undefined) freshness.refresh(args.projectId);
       const listed = store.runs.list({
         limit: args.limit,
         ...(args.projectId !== undefined ? { projectId: args.projectId } : {}),
