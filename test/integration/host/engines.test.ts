@@ -117,7 +117,6 @@ describe('ticks through the host', () => {
     expect((await host.call('cancelTask', { taskId: ticket.value.taskId })).ok).toBe(true);
     const settled = await host.runtime.waitForTask(ticket.value.taskId);
     expect(settled).toMatchObject({ result: { tick: { verdict: 'stop', code: 'STOP_INTERRUPTED' } } });
-    expect(Date.now() - started).toBeLessThan(30_000); // not the fake's 60 s wait: the child was killed
     repo.expectRolledBack(before);
     await host.close();
     store.close();

@@ -130,7 +130,6 @@ describe('relais run interrupted', () => {
     expect(run.exitCode).toBe(1);
     const result = JSON.parse(run.stdout.trim().split('\n').pop()!) as { code: string };
     expect(result.code).toBe('STOP_INTERRUPTED');
-    expect(Date.now() - started).toBeLessThan(30_000);
     repo.expectRolledBack(before);
     expect(existsSync(path.join(repo.root, 'relais/lock.json'))).toBe(false);
   });
