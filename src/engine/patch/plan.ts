@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import nodePath from 'node:path';
 import type { ApplyFailureCode, FileOperation } from './types.js';
 import type { MatchTier } from './match.js';
 import { fromFileText, looksBinary, toFileText, type FileText } from './text.js';
@@ -97,7 +98,10 @@ export function planOperations(root: string, operations: readonly FileOperation[
           return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
         }
         const applied = applyWrite(entry.current, op, path);
-        if (!applied.ok) return applied;
+        if (!applied.ok) {
+          const near = applied.error.code === 'FILE_NOT_FOUND' ? nearbyPath(root, path) : null;
+          return near ? fail(applied.error.code, `${applied.error.message} Did you mean ${near}?`, path) : applied;
+        }
         entry.current = applied.value.file;
         (tiers[path] ??= []).push(...applied.value.tiers);
         break;
@@ -142,5 +146,17 @@ function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'w
       return applyUnifiedDiff(file, op.body, path);
     default:
       return assertNever(op.strategy);
+  }
+}
+
+/** A file in the same folder whose name differs only in case (a common slip in answers). */
+function nearbyPath(root: string, relative: string): string | null {
+  const dir = nodePath.posix.dirname(relative);
+  const name = nodePath.posix.basename(relative).toLowerCase();
+  try {
+    const match = readdirSync(nodePath.join(root, dir)).find((entry) => entry.toLowerCase() === name);
+    return match ? (dir === '.' ? match : `${dir}/${match}`) : null;
+  } catch {
+    return null;
   }
 }

@@ -279,3 +279,12 @@ describe('revertTransaction', () => {
     expect(readFileSync(path.join(root, 'f.txt'), 'utf8')).toBe('a\nB!\nc\n');
   });
 });
+
+describe('messages that help', () => {
+  it('suggests the file a wrongly-cased path meant', async () => {
+    const { root } = project({ 'src/Button.tsx': 'export const a = 1;\n' });
+    const outcome = await applyPatch({ root, text: answer([{ path: 'src/button.tsx', strategy: 'multi-search-replace', body: searchReplace('export const a = 1;', 'export const a = 2;') }]), source: 'paste', decide: approveAll });
+    expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'FILE_NOT_FOUND' } });
+    expect(outcome.status === 'rejected' && outcome.error.message).toContain('Did you mean src/Button.tsx?');
+  });
+});
