@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import type { ApplyFailureCode, FileOperation } from './types.js';
 import type { MatchTier } from './match.js';
@@ -22,8 +22,16 @@ export interface Plan {
   readonly tiers: Readonly<Record<string, readonly MatchTier[]>>;
 }
 
-/** Folders a patch may never write: the tool's own state. */
-export const RESERVED_FOLDERS = ['.relaycode'] as const;
+/**
+ * What a patch may never write: Relay Desk's own state and configuration. An answer that could
+ * edit relay.config.json could add a postCommand, and one that could edit relais/ could change
+ * the tick runner's verification commands: both would be a way to run anything.
+ */
+export function reservedTopLevel(root: string): string[] {
+  const reserved = ['.relaycode', 'relay.config.json', 'relais.config.json'];
+  if (existsSync(nodePath.join(root, 'relais.config.json'))) reserved.push('relais');
+  return reserved;
+}
 
 interface Entry {
   readonly original: string | null;
@@ -37,10 +45,13 @@ interface Entry {
  */
 class VirtualTree {
   private readonly entries = new Map<string, Entry>();
-  constructor(private readonly root: string) {}
+  private readonly reserved: readonly string[];
+  constructor(private readonly root: string) {
+    this.reserved = reservedTopLevel(root);
+  }
 
   resolve(raw: string): Result<string, ApplyFailureCode> {
-    const safe = resolveInsideRoot(this.root, raw, { reserved: RESERVED_FOLDERS });
+    const safe = resolveInsideRoot(this.root, raw, { reserved: this.reserved });
     if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.message} The whole response was refused; nothing was written.`, raw);
     return ok(safe.value.relative);
   }
