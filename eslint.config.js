@@ -22,6 +22,25 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', electronFree] },
   },
   {
+    // Raw IPC only in the typed wrappers: ipcMain in src/main/ipc.ts, ipcRenderer in the preload.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/main/ipc.ts', 'src/preload/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use the typed IPC wrappers (src/main/ipc.ts, src/preload/index.ts); never raw ipcMain/ipcRenderer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/engine/**/*.ts', 'src/shared/**/*.ts', 'src/host/**/*.ts', 'src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', electronFree] },
+  },
+  {
     files: ['scripts/**/*.mjs', 'fixtures/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The Electron smoke test needs the Electron binary: `npm run test:electron` runs it.
+    exclude: ['test/electron/**', '**/node_modules/**'],
     environment: 'node',
     setupFiles: ['test/helpers/setup.ts'],
     testTimeout: 30_000,

@@ -2,26 +2,17 @@
 // (offline or locked-down machines, which cannot download it), says so in one line and opens
 // the same window in the default browser through `relay ui` instead.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
+import { electronBinary } from './electron-binary.mjs';
 
 const require = createRequire(import.meta.url);
 
-function electronBinary() {
-  try {
-    const dir = path.dirname(require.resolve('electron/package.json'));
-    const pathFile = path.join(dir, 'path.txt');
-    if (!existsSync(pathFile)) return null;
-    const binary = path.join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
-    return existsSync(binary) ? binary : null;
-  } catch {
-    return null;
-  }
-}
-
 function run(command, args) {
   const child = spawn(command, args, { stdio: 'inherit' });
+  // Ctrl+C reaches the child from the terminal itself; wait for it to shut down cleanly.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

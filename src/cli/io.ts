@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { CommanderError, type Command } from 'commander';
 import type { Failure } from '../engine/result.js';
 
 /** Exit codes shared by both CLIs: 0 ok, 1 rejected or failed (tree untouched), 2 usage error. */
@@ -40,4 +41,26 @@ export async function confirm(question: string): Promise<boolean> {
 /** True when a question can be asked interactively. */
 export function canAsk(): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+}
+
+/**
+ * Runs a commander program with the CLIs' exit codes: 0 for help and version, 2 for usage
+ * errors, 1 for an unexpected error (printed with its stack), otherwise what the command set.
+ */
+export async function runProgram(program: Command): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (error instanceof UsageError) {
+      printError(`✘ ${error.message}`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    printError(`✘ Unexpected error: ${(error as Error).stack ?? String(error)}`);
+    process.exitCode = EXIT.failed;
+  }
 }

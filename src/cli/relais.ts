@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { CODE_MEANING, doctor, initWorkspace, runTick, tickStatus, type TickEvent, type TickOutcome, type TickStatus } from '../engine/tick/index.js';
 import { assertNever } from '../engine/result.js';
-import { EXIT, print, printError, UsageError } from './io.js';
+import { EXIT, print, printError, runProgram } from './io.js';
 
 interface GlobalOptions {
   readonly cwd?: string;
@@ -135,11 +135,24 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
     .description('run one tick in the repository (exit code 0 only for SUCCESS)')
     .option('--json', 'print each stage event and the final result as JSON lines')
     .action(async (options: { json?: boolean }) => {
+      // Ctrl+C stops the tick cleanly: the running child is killed, the tick reports
+      // STOP_INTERRUPTED, rolls back and releases the lock (a second Ctrl+C exits at once).
+      const cancel = new AbortController();
+      const interrupt = (): void => {
+        if (cancel.signal.aborted) process.exit(130);
+        printError('■ Stopping the tick: killing the running step and rolling back… (Ctrl+C again to exit at once)');
+        cancel.abort();
+      };
+      process.on('SIGINT', interrupt);
+      process.on('SIGTERM', interrupt);
       const outcome = await runTick({
         root: rootOf(program),
         ...identity(),
+        signal: cancel.signal,
         onEvent: options.json ? (event) => print(JSON.stringify(event)) : printEvent,
       });
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
       if (options.json) print(JSON.stringify(outcomeJson(outcome)));
       else printOutcome(outcome);
       process.exitCode = outcome.verdict === 'success' ? EXIT.ok : EXIT.failed;
@@ -171,23 +184,4 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
   return program;
 }
 
-async function main(): Promise<void> {
-  const program = buildRelaisProgram();
-  try {
-    await program.parseAsync(process.argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
-      return;
-    }
-    if (error instanceof UsageError) {
-      printError(`✘ ${error.message}`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    printError(`✘ Unexpected error: ${(error as Error).stack ?? String(error)}`);
-    process.exitCode = EXIT.failed;
-  }
-}
-
-await main();
+await runProgram(buildRelaisProgram());

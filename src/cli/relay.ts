@@ -1,5 +1,5 @@
-import { Command, CommanderError } from 'commander';
-import { EXIT, printError, UsageError } from './io.js';
+import { Command } from 'commander';
+import { runProgram } from './io.js';
 import { registerHandoffCommands } from './handoff-commands.js';
 import { registerPatchCommands } from './patch-commands.js';
 import { registerUiCommand } from './ui-command.js';
@@ -20,23 +20,4 @@ export function buildRelayProgram(): Command {
   return program;
 }
 
-async function main(): Promise<void> {
-  const program = buildRelayProgram();
-  try {
-    await program.parseAsync(process.argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
-      return;
-    }
-    if (error instanceof UsageError) {
-      printError(`✘ ${error.message}`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    printError(`✘ Unexpected error: ${(error as Error).stack ?? String(error)}`);
-    process.exitCode = EXIT.failed;
-  }
-}
-
-await main();
+await runProgram(buildRelayProgram());

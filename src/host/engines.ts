@@ -2,7 +2,8 @@
 // by `relay ui` and by the Electron main process; tests compose it with fakes instead.
 import { randomUUID } from 'node:crypto';
 import type { Engines, HandoffEngine, RelayContext, RelayEngine, TickEngine } from '../engine/runtime/engines.js';
-import { runTick } from '../engine/tick/index.js';
+import { blastLine, runTick } from '../engine/tick/index.js';
+import { sessionUsage } from '../engine/claude-usage.js';
 import { handoffEngine } from '../engine/handoff/index.js';
 import { relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
 import { fail, ok, type Result } from '../engine/result.js';
@@ -25,16 +26,22 @@ export function realTickEngine(options: RealEngineOptions): TickEngine {
         env: options.env,
         signal: context.signal,
         ...(options.claudeCommand ? { claudeCommand: options.claudeCommand } : {}),
-        onEvent: (event) => {
-          context.onEvent({ stage: event.type, payload: event });
-          if ((event.type === 'orchestrated' || event.type === 'built') && event.costUsd > 0) {
-            context.onUsage({ inputTokens: 0, outputTokens: 0, costUsd: event.costUsd });
-          }
+        onEvent: (event) => context.onEvent({ stage: event.type, payload: event }),
+        // Each Claude call's tokens, cost and session: the runtime's metrics and handoff nudge.
+        onClaudeCall: (record) => {
+          const session = sessionUsage(record.verdict.wrapper);
+          context.onUsage({
+            inputTokens: session?.inputTokens ?? 0,
+            outputTokens: session?.outputTokens ?? 0,
+            costUsd: record.costUsd,
+            ...(session?.sessionId ? { sessionId: session.sessionId, contextTokens: session.contextTokens, contextWindow: session.contextWindow } : {}),
+          });
         },
       });
       // A tick BLOCKED before it started has no run id; the app still records the refusal.
       const runId = outcome.runId ?? `blocked-${context.now().toISOString().replace(/[-:.]/g, '')}`;
-      return ok({ runId, verdict: outcome.verdict, code: outcome.code, summary: outcome.detail });
+      const blastRadius = outcome.verdict === 'blocked' ? null : blastLine(outcome.report.blast_radius);
+      return ok({ runId, verdict: outcome.verdict, code: outcome.code, summary: outcome.detail, blastRadius });
     },
   };
 }

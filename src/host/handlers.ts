@@ -11,6 +11,9 @@ import { registerProject, removeProject, toProject, updateProjectSettings } from
 import type { Recorder } from './recorder.js';
 import { previewHandoff } from './handoff-preview.js';
 import { getRunDetail } from './run-detail.js';
+import { readAppSettings, updateAppSettings } from './app-settings.js';
+import { createFreshness } from './freshness.js';
+import type { AppSettings } from '../shared/schemas.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
 
@@ -22,11 +25,14 @@ export interface HandlerDeps {
   readonly store: Store;
   readonly recorder: Recorder;
   readonly now: () => Date;
+  /** Told after the app settings changed (the Electron shell applies auto-start, watching, paths). */
+  readonly onAppSettingsChanged?: (settings: AppSettings) => void;
 }
 
 /** Builds the handler table. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, store } = deps;
+  const freshness = createFreshness(store);
   const project = (projectId: string) => {
     const record = store.projects.get(projectId);
     return record ? ok(record) : fail('UNKNOWN_PROJECT', `No project "${projectId}" is registered.`);
@@ -42,11 +48,19 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const config = loadRelayConfig(found.value.root);
       return ok({ projectId: found.value.projectId, prompt: systemPrompt(config.ok ? config.value.projectId : found.value.projectId) });
     },
+    getAppSettings: () => ok(readAppSettings(store)),
+    updateAppSettings: (args) => {
+      const settings = updateAppSettings(store, args);
+      deps.onAppSettingsChanged?.(settings);
+      return ok(settings);
+    },
     reindexProject: (args) => {
       const found = project(args.projectId);
       return found.ok ? ok(store.reindex(found.value)) : found;
     },
     listRuns: (args) => {
+      // Only the first page checks: paging through must not reindex under the cursor's feet.
+      if (args.cursor === undefined) freshness.refresh(args.projectId);
       const listed = store.runs.list({
         limit: args.limit,
         ...(args.projectId !== undefined ? { projectId: args.projectId } : {}),

@@ -9,6 +9,7 @@ import { createRuntime, type Engines, type Runtime, type RuntimeOptions } from '
 import type { Store } from '../engine/store/index.js';
 import { createHandlers, type Handlers } from './handlers.js';
 import { attachRecorder, type Recorder } from './recorder.js';
+import type { AppSettings } from '../shared/schemas.js';
 
 export interface Host {
   /** Runs one channel: unknown channel or invalid input are refused before any handler runs. */
@@ -35,6 +36,8 @@ export interface HostOptions {
   readonly validateOutput?: boolean;
   /** Where recording failures go (default console.error). */
   readonly onRecordError?: (error: unknown) => void;
+  /** Told after the app settings changed through the contract. */
+  readonly onAppSettingsChanged?: (settings: AppSettings) => void;
 }
 
 /**
@@ -64,7 +67,7 @@ export function createHost(options: HostOptions): Host {
       options.onRecordError?.(error);
     }
   }
-  const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()) });
+  const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
   const validateOutput = options.validateOutput ?? true;
 
   const invoke = async (channel: string, input: unknown): Promise<IpcReply<unknown>> => {

@@ -1,6 +1,6 @@
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { findOnPath, isExecutableFile } from '../engine/fs/which.js';
 
 /**
  * A desktop-launched app gets a minimal PATH (no Homebrew, nvm or ~/.local/bin), so agent CLIs
@@ -17,28 +17,7 @@ export interface AgentPathOptions {
   readonly platform?: NodeJS.Platform;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Finds `name` on a PATH string; null when it is not there. */
-export function findOnPath(name: string, searchPath: string, platform: NodeJS.Platform = process.platform): string | null {
-  const extensions = platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
-  const separator = platform === 'win32' ? ';' : ':';
-  for (const dir of searchPath.split(separator)) {
-    if (!dir) continue;
-    for (const ext of extensions) {
-      const candidate = path.join(dir, name + ext);
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
-  return null;
-}
+export { findOnPath };
 
 export type AgentPath = { readonly path: string; readonly source: 'configured' | 'login-shell' | 'process' } | { readonly path: null; readonly tried: readonly string[] };
 
@@ -46,7 +25,7 @@ export type AgentPath = { readonly path: string; readonly source: 'configured' |
 export function resolveAgentPath(name: string, options: AgentPathOptions): AgentPath {
   const configured = options.configured?.[name];
   if (configured) {
-    if (path.isAbsolute(configured) && isExecutable(configured)) return { path: configured, source: 'configured' };
+    if (path.isAbsolute(configured) && isExecutableFile(configured)) return { path: configured, source: 'configured' };
     return { path: null, tried: [`configured path ${configured} (not an executable file)`] };
   }
   const tried: string[] = [];

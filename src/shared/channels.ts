@@ -9,6 +9,8 @@ export const CHANNEL_NAMES = [
   'removeProject',
   'updateProjectSettings',
   'getSystemPrompt',
+  'getAppSettings',
+  'updateAppSettings',
   'reindexProject',
   'listRuns',
   'getRun',

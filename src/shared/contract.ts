@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EventEnvelopeSchema, type EventEnvelope } from './events.js';
 import {
+  AppSettingsSchema,
   ApprovalPolicySchema,
   CommandLineSchema,
   FailureSchema,
@@ -19,6 +20,11 @@ import {
 } from './schemas.js';
 
 const Empty = z.strictObject({});
+/** An absolute path (POSIX or Windows) or empty; relative paths would depend on the app's cwd. */
+const AbsoluteOrEmpty = z
+  .string()
+  .max(4096)
+  .refine((p) => p === '' || p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path or empty');
 const ById = z.strictObject({ projectId: ProjectIdSchema });
 const Id = z.string().min(1).max(300);
 
@@ -152,6 +158,10 @@ export const RuntimeStateSchema = z.strictObject({
       approvals: z.array(z.strictObject({ approvalId: z.string(), taskId: z.string(), review: PatchReviewSchema })),
     }),
   ),
+  /** Approvals that hold no task: handoff prompts (approve = write a handoff brief, reject = nothing). */
+  prompts: z.array(
+    z.strictObject({ approvalId: z.string(), projectId: z.string(), kind: z.literal('handoff-prompt'), sessionId: z.string(), thresholdPct: z.number(), pct: z.number() }),
+  ),
 });
 export type RuntimeState = z.infer<typeof RuntimeStateSchema>;
 
@@ -245,6 +255,23 @@ export const contract = {
     ProjectSchema,
   ),
   getSystemPrompt: channel(ById, z.strictObject({ projectId: z.string(), prompt: z.string() })),
+  getAppSettings: channel(Empty, AppSettingsSchema),
+  updateAppSettings: channel(
+    z.strictObject({
+      watchClipboard: z.boolean().optional(),
+      clipboardPollIntervalMs: AppSettingsSchema.shape.clipboardPollIntervalMs.optional(),
+      autoStart: z.boolean().optional(),
+      notifications: z.boolean().optional(),
+      agentPaths: z
+        .strictObject({
+          claude: AbsoluteOrEmpty.optional(),
+          codex: AbsoluteOrEmpty.optional(),
+          gemini: AbsoluteOrEmpty.optional(),
+        })
+        .optional(),
+    }),
+    AppSettingsSchema,
+  ),
   reindexProject: channel(ById, ReindexSummarySchema),
 
   listRuns: channel(

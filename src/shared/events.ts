@@ -69,12 +69,35 @@ const engines = [
   z.strictObject({ type: z.literal('metrics.usage'), ...task, usage: UsageSchema }),
 ] as const;
 
+/** Approvals that hold no task: the handoff nudge when an agent session's context passes 90%. */
+const approvalEvents = [
+  z.strictObject({
+    type: z.literal('approval.requested'),
+    approvalId: z.string(),
+    projectId: z.string(),
+    kind: z.literal('handoff-prompt'),
+    sessionId: z.string(),
+    thresholdPct: z.number(),
+    pct: z.number(),
+  }),
+  z.strictObject({
+    type: z.literal('approval.resolved'),
+    approvalId: z.string(),
+    projectId: z.string(),
+    kind: z.literal('handoff-prompt'),
+    accepted: z.boolean(),
+    by: z.enum(['user', 'shutdown']),
+    /** The handoff task an acceptance queued. */
+    taskId: z.string().nullable(),
+  }),
+] as const;
+
 const notices = [
   z.strictObject({ type: z.literal('warning'), code: z.string(), message: z.string(), ...scope }),
   z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string(), ...scope }),
 ] as const;
 
-export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...engines, ...notices]);
+export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...engines, ...approvalEvents, ...notices]);
 export type RuntimeEvent = z.infer<typeof RuntimeEventSchema>;
 export type RuntimeEventType = RuntimeEvent['type'];
 
@@ -87,6 +110,6 @@ export const EventEnvelopeSchema = z.strictObject({
 export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
 
 /** The family of an event: the part of its type before the first dot. */
-export function eventFamily(type: RuntimeEventType): 'lifecycle' | 'project' | 'task' | 'patch' | 'tick' | 'relay' | 'metrics' | 'warning' | 'error' {
+export function eventFamily(type: RuntimeEventType): 'lifecycle' | 'project' | 'task' | 'patch' | 'tick' | 'relay' | 'metrics' | 'approval' | 'warning' | 'error' {
   return type.split('.')[0] as ReturnType<typeof eventFamily>;
 }

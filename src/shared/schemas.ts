@@ -26,6 +26,31 @@ export const ProjectSettingsSchema = z.strictObject({
 });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
+/** Settings of the desktop app itself (not of one project). */
+export const AppSettingsSchema = z.strictObject({
+  /** The clipboard watcher's master switch (each project also has its own `watching`). */
+  watchClipboard: z.boolean(),
+  clipboardPollIntervalMs: z.number().int().min(100).max(60_000),
+  /** Start Relay Desk (in the tray) when the user logs in. */
+  autoStart: z.boolean(),
+  notifications: z.boolean(),
+  /** Absolute paths of agent CLIs; empty: found through the login shell's PATH. */
+  agentPaths: z.strictObject({
+    claude: z.string().max(4096),
+    codex: z.string().max(4096),
+    gemini: z.string().max(4096),
+  }),
+});
+export type AppSettings = z.infer<typeof AppSettingsSchema>;
+
+export const DEFAULT_APP_SETTINGS: AppSettings = {
+  watchClipboard: true,
+  clipboardPollIntervalMs: 500,
+  autoStart: false,
+  notifications: true,
+  agentPaths: { claude: '', codex: '', gemini: '' },
+};
+
 /** A registered project as the UI sees it. */
 export const ProjectSchema = z.strictObject({
   projectId: ProjectIdSchema,
@@ -110,6 +135,8 @@ export const TickResultSchema = z.strictObject({
   verdict: TickVerdictSchema,
   code: z.string(),
   summary: z.string(),
+  /** "<files> files, +<a>/-<d>, <n> new" when the tick got as far as judging a change. */
+  blastRadius: z.string().nullable().optional(),
 });
 export type TickResult = z.infer<typeof TickResultSchema>;
 
@@ -117,6 +144,11 @@ export const UsageSchema = z.strictObject({
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   costUsd: z.number().min(0).nullable(),
+  /** The agent session these figures belong to, when the agent reports one (Claude does). */
+  sessionId: z.string().optional(),
+  /** Tokens in that session's context now, and the model's window: what the handoff nudge watches. */
+  contextTokens: z.number().int().min(0).optional(),
+  contextWindow: z.number().int().positive().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

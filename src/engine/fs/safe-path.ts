@@ -42,7 +42,7 @@ export function resolveInsideRoot(root: string, rawPath: string, options: SafePa
   }
   const reserved = options.reserved ?? [];
   if (reserved.includes(segments[0]!)) {
-    return fail('PATH_RESERVED', `${segments[0]}/ holds Relay Desk's own state and cannot be changed by a patch: ${relative}`, relative);
+    return fail('PATH_RESERVED', `${segments.length > 1 ? `${segments[0]}/` : segments[0]} belongs to Relay Desk itself (its state or configuration) and cannot be changed by a patch: ${relative}. Edit it by hand if you mean to.`, relative);
   }
   const rootReal = realpathSync(root);
   const absolute = path.join(rootReal, ...segments);

@@ -2,14 +2,9 @@
 // recorded agent session; it returns an approval payload the first time that session's context
 // use crosses the threshold upward, and never again for the same (session, threshold). Raising the
 // approval and the notification is the runtime's job; declining it changes nothing here.
+import type { ClaudeUsage } from '../claude-usage.js';
 
-/** Token usage as the Claude Code JSON wrapper reports it (`usage`). */
-export interface ClaudeUsage {
-  readonly input_tokens?: number;
-  readonly cache_read_input_tokens?: number;
-  readonly cache_creation_input_tokens?: number;
-  readonly output_tokens?: number;
-}
+export { usageFromClaudeWrapper, type ClaudeUsage } from '../claude-usage.js';
 
 /** What the runtime puts in an approval of kind `handoff-prompt`. */
 export interface HandoffPromptPayload {
@@ -83,26 +78,3 @@ export function stepThresholdNudge(
   };
 }
 
-/** Reads `usage` and the context window out of a Claude JSON result wrapper; null when absent. */
-export function usageFromClaudeWrapper(wrapper: unknown): { readonly usage: ClaudeUsage; readonly contextWindow: number | null } | null {
-  if (typeof wrapper !== 'object' || wrapper === null) return null;
-  const w = wrapper as { usage?: unknown; modelUsage?: unknown };
-  if (typeof w.usage !== 'object' || w.usage === null) return null;
-  const u = w.usage as Record<string, unknown>;
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const usage: ClaudeUsage = {
-    input_tokens: num(u.input_tokens),
-    cache_read_input_tokens: num(u.cache_read_input_tokens),
-    cache_creation_input_tokens: num(u.cache_creation_input_tokens),
-    output_tokens: num(u.output_tokens),
-  };
-  // Newer wrappers give each model's window under modelUsage; the largest is the main model's.
-  let contextWindow: number | null = null;
-  if (typeof w.modelUsage === 'object' && w.modelUsage !== null) {
-    for (const entry of Object.values(w.modelUsage as Record<string, unknown>)) {
-      const window = typeof entry === 'object' && entry !== null ? num((entry as { contextWindow?: unknown }).contextWindow) : undefined;
-      if (window !== undefined && (contextWindow === null || window > contextWindow)) contextWindow = window;
-    }
-  }
-  return { usage, contextWindow };
-}

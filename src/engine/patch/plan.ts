@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import nodePath from 'node:path';
 import type { ApplyFailureCode, FileOperation } from './types.js';
 import type { MatchTier } from './match.js';
 import { fromFileText, looksBinary, toFileText, type FileText } from './text.js';
@@ -21,8 +22,16 @@ export interface Plan {
   readonly tiers: Readonly<Record<string, readonly MatchTier[]>>;
 }
 
-/** Folders a patch may never write: the tool's own state. */
-export const RESERVED_FOLDERS = ['.relaycode'] as const;
+/**
+ * What a patch may never write: Relay Desk's own state and configuration. An answer that could
+ * edit relay.config.json could add a postCommand, and one that could edit relais/ could change
+ * the tick runner's verification commands: both would be a way to run anything.
+ */
+export function reservedTopLevel(root: string): string[] {
+  const reserved = ['.relaycode', 'relay.config.json', 'relais.config.json'];
+  if (existsSync(nodePath.join(root, 'relais.config.json'))) reserved.push('relais');
+  return reserved;
+}
 
 interface Entry {
   readonly original: string | null;
@@ -36,10 +45,13 @@ interface Entry {
  */
 class VirtualTree {
   private readonly entries = new Map<string, Entry>();
-  constructor(private readonly root: string) {}
+  private readonly reserved: readonly string[];
+  constructor(private readonly root: string) {
+    this.reserved = reservedTopLevel(root);
+  }
 
   resolve(raw: string): Result<string, ApplyFailureCode> {
-    const safe = resolveInsideRoot(this.root, raw, { reserved: RESERVED_FOLDERS });
+    const safe = resolveInsideRoot(this.root, raw, { reserved: this.reserved });
     if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.message} The whole response was refused; nothing was written.`, raw);
     return ok(safe.value.relative);
   }
@@ -97,7 +109,10 @@ export function planOperations(root: string, operations: readonly FileOperation[
           return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
         }
         const applied = applyWrite(entry.current, op, path);
-        if (!applied.ok) return applied;
+        if (!applied.ok) {
+          const near = applied.error.code === 'FILE_NOT_FOUND' ? nearbyPath(root, path) : null;
+          return near ? fail(applied.error.code, `${applied.error.message} Did you mean ${near}?`, path) : applied;
+        }
         entry.current = applied.value.file;
         (tiers[path] ??= []).push(...applied.value.tiers);
         break;
@@ -142,5 +157,17 @@ function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'w
       return applyUnifiedDiff(file, op.body, path);
     default:
       return assertNever(op.strategy);
+  }
+}
+
+/** A file in the same folder whose name differs only in case (a common slip in answers). */
+function nearbyPath(root: string, relative: string): string | null {
+  const dir = nodePath.posix.dirname(relative);
+  const name = nodePath.posix.basename(relative).toLowerCase();
+  try {
+    const match = readdirSync(nodePath.join(root, dir)).find((entry) => entry.toLowerCase() === name);
+    return match ? (dir === '.' ? match : `${dir}/${match}`) : null;
+  } catch {
+    return null;
   }
 }

@@ -12,6 +12,7 @@ import type { CommandReplies, CommandType, RuntimeCommand, TaskSettlement } from
 import { realPatchEngine, type Engines } from './engines.js';
 import { missingEngine, runTask } from './run-task.js';
 import { ApprovalBook } from './approvals.js';
+import { PromptBook } from './prompts.js';
 import { EventLog, type EnvelopeListener } from './event-log.js';
 import { DEFAULT_POLICY, effectivePolicy } from './policy.js';
 import type { TaskContext, TaskEnd, TaskSpec } from './task-context.js';
@@ -102,6 +103,7 @@ class RuntimeActor implements Runtime {
   private readonly projects = new Map<string, ProjectSlot>();
   private readonly tasks = new Map<string, Task>();
   private readonly approvals: ApprovalBook;
+  private readonly prompts: PromptBook;
   private readonly settlements = new Map<string, TaskSettlement>();
   private stopping: Promise<void> | null = null;
   private stopped = false;
@@ -111,6 +113,7 @@ class RuntimeActor implements Runtime {
     this.newId = options.newId ?? randomUUID;
     this.engines = { ...options.engines, patch: options.engines?.patch ?? realPatchEngine };
     this.approvals = new ApprovalBook((event) => this.emit(event));
+    this.prompts = new PromptBook((event) => this.emit(event), this.newId);
     this.log = new EventLog({
       clock: this.clock,
       ...(options.startSeq !== undefined ? { startSeq: options.startSeq } : {}),
@@ -157,6 +160,7 @@ class RuntimeActor implements Runtime {
         queued: slot.queue.map((t) => this.info(t)),
         approvals: this.approvals.forProject(slot.projectId),
       })),
+      prompts: this.prompts.list(),
     };
   }
 
@@ -166,6 +170,7 @@ class RuntimeActor implements Runtime {
 
   private emit(event: RuntimeEvent): void {
     this.log.emit(event);
+    if (event.type === 'metrics.usage') this.prompts.observe(event);
   }
 
   private handle(command: RuntimeCommand): Result<CommandReplies[CommandType]> {
@@ -187,8 +192,10 @@ class RuntimeActor implements Runtime {
       case 'ApplyPatch':
         return this.applyPatch(command);
       case 'Approve':
+        if (this.prompts.has(command.approvalId)) return this.answerPrompt(command.approvalId, true);
         return this.approvals.decide(command.approvalId, command.keep === undefined ? { approve: true } : { approve: true, keep: [...command.keep] });
       case 'Reject':
+        if (this.prompts.has(command.approvalId)) return this.answerPrompt(command.approvalId, false);
         return this.approvals.decide(command.approvalId, command.reason === undefined ? { approve: false } : { approve: false, reason: command.reason });
       case 'Revert':
         return this.enqueue(command.projectId, { kind: 'revert', transaction: command.transaction }, `Revert ${command.transaction}`);
@@ -207,6 +214,18 @@ class RuntimeActor implements Runtime {
       default:
         return assertNever(command);
     }
+  }
+
+  /** A handoff prompt: accepting queues a handoff brief for its project; declining does nothing. */
+  private answerPrompt(approvalId: string, accepted: boolean): Result<CommandReplies['Approve']> {
+    let taskId: string | null = null;
+    if (accepted) {
+      const projectId = this.prompts.list().find((p) => p.approvalId === approvalId)!.projectId;
+      const queued = this.enqueue(projectId, { kind: 'handoff', request: {} }, 'Handoff (context nearly full)');
+      if (queued.ok) taskId = queued.value.taskId;
+    }
+    this.prompts.resolve(approvalId, accepted, 'user', taskId);
+    return ok({ approvalId, taskId: taskId ?? '' });
   }
 
   private register(command: Extract<RuntimeCommand, { type: 'RegisterProject' }>): Result<CommandReplies['RegisterProject']> {
@@ -390,6 +409,7 @@ class RuntimeActor implements Runtime {
   private beginShutdown(): Promise<void> {
     if (this.stopping) return this.stopping;
     this.emit({ type: 'lifecycle.stopping', reason: 'shutdown' });
+    this.prompts.declineAll();
     const active: Task[] = [];
     // Mark stopping only after collecting, so nothing new starts while the queues are emptied.
     this.stopping = Promise.resolve();

@@ -65,6 +65,7 @@ export async function build(ctx: TickContext, task: Task, limits: { maxFiles: nu
     () => ctx.clock().getTime(),
   );
   watch.stop();
+  ctx.onClaudeCall?.(record, 'builder');
   const costUsd = costToCharge(record, settings.max_budget_usd);
   ctx.ledger.add({ estimated_cost_usd: costUsd });
   const base = { mode: 'claude_code' as const, maxTurns, costUsd };

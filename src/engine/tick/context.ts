@@ -13,6 +13,7 @@ export interface TickContext {
   readonly claudeCommand: string;
   /** Cancels the tick: passed to every child process. */
   readonly signal?: AbortSignal;
+  readonly onClaudeCall?: (record: ClaudeCallRecord, role: 'orchestrator' | 'builder') => void;
   /** Epoch ms by which the tick must end (runner.max_tick_seconds). */
   readonly deadlineMs: number;
   readonly milestone: string;

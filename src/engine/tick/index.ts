@@ -6,5 +6,7 @@ export { doctor, type DoctorReport, type DoctorCheck } from './doctor.js';
 export type { TickEvent, TickEventSink } from './events.js';
 export { CODE_MEANING, type TickCode, type StopCode, type BlockedCode, type Verdict } from './codes.js';
 export type { TickReport } from './report.js';
+export { blastLine } from './blast.js';
+export type { ClaudeCallRecord } from './claude.js';
 export type { BlockedRecord } from './blocked.js';
 export { TICK_CONFIG_FILE } from './config.js';

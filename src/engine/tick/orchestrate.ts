@@ -58,6 +58,7 @@ export async function orchestrate(ctx: TickContext): Promise<OrchestrateResult> 
     ctx.ledger.charge({ orchestrator_calls: 1 });
     const record = await invokeClaude({ command: ctx.claudeCommand, args, prompt, cwd: project.root, timeoutMs: msLeft(ctx), ...(ctx.env ? { env: ctx.env } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) }, () => ctx.clock().getTime());
     ctx.ledger.add({ estimated_cost_usd: costToCharge(record, config.orchestrator.max_budget_usd) });
+    ctx.onClaudeCall?.(record, 'orchestrator');
     if (record.verdict.kind !== 'answered') {
       calls.push(summariseCall('orchestrator', attempt, record, null));
       return { kind: 'interrupted', reason: `orchestrator call ${attempt}: ${record.verdict.reason}`, calls };

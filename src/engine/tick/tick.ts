@@ -7,7 +7,7 @@ import { headCommit, headPosition, isAncestor } from '../git/head.js';
 import { blastLine, blastRadius, type BlastRadius, type TouchedFile } from './blast.js';
 import { blockedRecord, writeBlocked, type Blocker, type BlockedRecord } from './blocked.js';
 import { build, type BuildResult } from './build.js';
-import type { ChildEnv } from './claude.js';
+import type { ChildEnv, ClaudeCallRecord } from './claude.js';
 import { verdictOf, type BlockedCode, type StopCode, type TickCode } from './codes.js';
 import type { CallSummary, TickContext } from './context.js';
 import type { TickEventSink } from './events.js';
@@ -39,6 +39,8 @@ export interface RunTickOptions extends RunnerIdentity {
   readonly claudeCommand?: string;
   /** Aborting cancels the tick: the running child (Claude or a verification) is killed, the tick stops as STOP_INTERRUPTED and rolls back. */
   readonly signal?: AbortSignal;
+  /** Told after every Claude call (orchestrator and builder), e.g. to report its token usage. */
+  readonly onClaudeCall?: (record: ClaudeCallRecord, role: 'orchestrator' | 'builder') => void;
 }
 
 /** How a tick ended: a report (SUCCESS or STOP) or a BLOCKED record. */
@@ -162,6 +164,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     ...(options.env ? { env: options.env as ChildEnv } : {}),
     claudeCommand: options.claudeCommand ?? config.claude_code_cli.command,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onClaudeCall ? { onClaudeCall: options.onClaudeCall } : {}),
     deadlineMs: startedAt.getTime() + config.runner.max_tick_seconds * 1000,
     milestone,
     ledger,

@@ -58,3 +58,22 @@ describe('host start-up', () => {
     store.close();
   });
 });
+
+describe('history while the app is open', () => {
+  it('shows a patch applied with the CLI at the next listing, without a restart', async () => {
+    const root = relayProject({ projectId: 'live', files: { 'a.txt': 'before\n' } });
+    const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+    const host = createHost({ store });
+    expect((await host.call('registerProject', { root })).ok).toBe(true);
+    expect((await host.call('listRuns', { projectId: 'live' })).ok && (await host.call('listRuns', { projectId: 'live' }))).toMatchObject({ value: { runs: [] } });
+
+    const file = path.join(tempDir(), 'answer.md');
+    writeFileSync(file, answer({ projectId: 'live', files: { 'a.txt': 'after\n' } }));
+    expect((await relay(['apply', file, '--yes'], { cwd: root })).exitCode).toBe(0);
+
+    const runs = await host.call('listRuns', {});
+    expect(runs.ok && runs.value.runs.map((r) => [r.projectId, r.kind, r.origin])).toEqual([['live', 'patch', 'file']]);
+    await host.close();
+    store.close();
+  });
+});

@@ -63,10 +63,9 @@ describe('spawnProcess()', () => {
   });
 
   it('kills a child that outlives its timeout', async () => {
-    const started = Date.now();
+    // The child never exits on its own: without the kill this test would hang until vitest's timeout.
     const outcome = await spawnProcess({ command: node, args: ['-e', 'setInterval(()=>{},1000)'], cwd: tempDir(), env, timeoutMs: 200 });
     expect(outcome.kind).toBe('timed-out');
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('kills the child and the processes it started when cancelled', async () => {

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { relais } from '../../helpers/cli.js';
-import { gitIn, gitRepo } from '../../helpers/temp.js';
+import { relais, REPO_ROOT } from '../../helpers/cli.js';
+import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
 import { defaultTickConfig } from '../../../src/engine/tick/config.js';
 import { SCHEMA_FILES } from '../../../src/engine/tick/schemas.js';
 import { builderDoes, EDIT_A, FAKE_CLAUDE, makeTask, TickRepo, type Json } from './harness.js';
@@ -106,5 +107,30 @@ describe('relais command line', () => {
     expect(run.result.code).toBe('STOP_INTERRUPTED');
     expect(String(run.result.detail)).toContain('could not start Claude');
     expect(repo.counters()).toMatchObject({ orchestrator_calls: 1, estimated_cost_usd: 0 });
+  });
+});
+
+describe('relais run interrupted', () => {
+  it('SIGTERM kills the builder, reports STOP_INTERRUPTED, rolls back and frees the lock', async () => {
+    const hold = path.join(tempDir('relais-hold-'), 'never-created');
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [{ ...builderDoes(EDIT_A), wait_for: hold }] });
+    const before = repo.snapshot();
+    const child = execa(process.execPath, [path.join(REPO_ROOT, 'dist/cli/relais.js'), 'run', '--json'], {
+      cwd: repo.root,
+      reject: false,
+      env: { IS_SANDBOX: '1', FAKE_CLAUDE_LOG: repo.logFile, FAKE_CLAUDE_SCENARIO: repo.scenarioFile },
+    });
+    const started = Date.now();
+    while (repo.calls('builder').length === 0) {
+      if (Date.now() - started > 20_000) throw new Error('the builder never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill('SIGTERM');
+    const run = await child;
+    expect(run.exitCode).toBe(1);
+    const result = JSON.parse(run.stdout.trim().split('\n').pop()!) as { code: string };
+    expect(result.code).toBe('STOP_INTERRUPTED');
+    repo.expectRolledBack(before);
+    expect(existsSync(path.join(repo.root, 'relais/lock.json'))).toBe(false);
   });
 });

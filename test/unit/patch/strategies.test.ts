@@ -228,3 +228,21 @@ describe('more defects with one clear meaning', () => {
     expect(diffError(file, '@@\n function a() {\n-  one();\n-  two();\n+  // ... rest unchanged\n }')).toBe('LAZY_PLACEHOLDER');
   });
 });
+
+describe('answers that elide or repeat things', () => {
+  it('splits a hunk at a "..." line that stands for skipped context', () => {
+    const content = 'function a() {\n  one();\n  two();\n  three();\n  four();\n  five();\n}\n';
+    expect(diff(content, '@@ ... @@\n function a() {\n-  one();\n+  uno();\n ...\n   four();\n-  five();\n+  cinco();\n }')).toBe('function a() {\n  uno();\n  two();\n  three();\n  four();\n  cinco();\n}\n');
+  });
+
+  it('ignores a repeated "// path" line before the diff headers', () => {
+    expect(diff('a\nb\n', '// src/f.ts\n--- src/f.ts\n+++ src/f.ts\n@@\n a\n-b\n+c')).toBe('a\nc\n');
+  });
+
+  it('drops a first line that only repeats the block header, unless the file had it', () => {
+    const dropped = applyReplace(toFileText('old\n'), '// src/a.ts\nexport const a = 1;', 'src/a.ts');
+    expect(dropped.ok && fromFileText(dropped.value)).toBe('export const a = 1;\n');
+    const kept = applyReplace(toFileText('// src/a.ts\nold\n'), '// src/a.ts\nnew', 'src/a.ts');
+    expect(kept.ok && fromFileText(kept.value)).toBe('// src/a.ts\nnew\n');
+  });
+});

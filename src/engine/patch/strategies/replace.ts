@@ -19,6 +19,19 @@ export function applyReplace(file: FileText | null, body: string, path: string):
       );
     }
   }
-  const lines = body === '' ? [] : body.split('\n').map(newLine);
+  const lines = body === '' ? [] : dropRepeatedHeader(body.split('\n'), path, file).map(newLine);
   return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: file?.finalNewline ?? true });
+}
+
+/**
+ * Models often repeat the block's header as the file's first line (`// src/a.ts`). That line is
+ * the header again, not content, unless the file already starts with it.
+ */
+function dropRepeatedHeader(lines: string[], path: string, file: FileText | null): string[] {
+  const first = lines[0]?.trim() ?? '';
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const header = new RegExp(`^(//|#|--|<!--|/\\*)\\s*["'\`]?${escaped}["'\`]?\\s*(\\*/|-->)?$`);
+  if (!header.test(first)) return lines;
+  if (file !== null && file.lines[0]?.text.trim() === first) return lines;
+  return lines.slice(1);
 }

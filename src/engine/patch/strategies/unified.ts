@@ -37,6 +37,9 @@ export function isUnifiedDiffBody(body: string): boolean {
  */
 export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureCode> {
   const lines = body.split('\n');
+  // Lines before the first header are commentary (a repeated "// path" line, say) when the
+  // diff has headers at all; only a diff without any header is one implicit hunk.
+  const hasHeaders = lines.some((l, i) => HUNK_HEADER.test(l) || (l.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')));
   const hunks: Hunk[] = [];
   let createsFile = false;
   let deletesFile = false;
@@ -71,8 +74,14 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
       continue;
     }
     if (current === null) {
-      if (line.trim() === '' || PREAMBLE.test(line)) continue;
+      if (line.trim() === '' || PREAMBLE.test(line) || hasHeaders) continue;
       current = { lines: [], rawEmpty: [] }; // a diff with no hunk header at all
+    }
+    if (isElision(line)) {
+      // "..." standing for skipped context: what follows is a hunk of its own.
+      finish();
+      current = { lines: [], rawEmpty: [] };
+      continue;
     }
     if (line.startsWith('\\')) continue; // "\ No newline at end of file": we keep the file's own final-newline state
     if (line === '') {
@@ -89,6 +98,11 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
   finish();
   if (hunks.length === 0) return fail('DIFF_MALFORMED', 'The diff has no hunks (no lines starting with " ", "+" or "-").');
   return ok({ hunks, createsFile, deletesFile });
+}
+
+/** A context line that only says "context skipped here" (`...`, `…`, `// ...`). */
+function isElision(line: string): boolean {
+  return /^ ?\s*(\/\/|#)?\s*(\.\.\.|…)\s*$/.test(line);
 }
 
 /** A `---`/`+++` pair inside a hunk is a new file header only if both name paths, not content. */

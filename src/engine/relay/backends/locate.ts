@@ -1,5 +1,5 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import { findOnPath, isExecutableFile } from '../../fs/which.js';
 import type { Env } from '../depth.js';
 
 /** Where a CLI backend's program was found, or why it was not. */
@@ -10,16 +10,6 @@ export type Located =
 /** The environment variable that names a backend program's absolute path, e.g. RELAY_CODEX_BIN. */
 export function binEnvName(program: string): string {
   return `RELAY_${program.toUpperCase()}_BIN`;
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -35,10 +25,7 @@ export function locateProgram(name: string, env: Env, installHint: string): Loca
     if (!isExecutableFile(configured)) return { ok: false, message: `${variable} does not name an executable file: ${configured}` };
     return { ok: true, path: configured };
   }
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue; // a relative PATH entry would depend on the repo being asked about
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return { ok: true, path: candidate };
-  }
+  const found = findOnPath(name, env.PATH ?? '');
+  if (found) return { ok: true, path: found };
   return { ok: false, message: `${name} CLI not found on PATH. Install it (${installHint}) or set ${variable} to its absolute path.` };
 }

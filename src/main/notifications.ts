@@ -1,0 +1,121 @@
+import type { EventEnvelope } from '../shared/events.js';
+
+/** A desktop notification, described without Electron. */
+export interface NotificationModel {
+  readonly kind: 'approval' | 'applied' | 'rolled-back' | 'not-applied' | 'tick' | 'failure' | 'no-project';
+  readonly title: string;
+  readonly body: string;
+  readonly projectId: string | null;
+  /** For approvals: the approval the Approve / Reject actions answer. */
+  readonly approvalId?: string;
+  /** Approve / Reject buttons, where the OS shows actions. */
+  readonly actions?: readonly ['Approve', 'Reject'];
+  /** Failures and approvals stay until the user acts on them. */
+  readonly urgent: boolean;
+}
+
+function stats(files: ReadonlyArray<{ added: number; removed: number }>): string {
+  const added = files.reduce((n, f) => n + f.added, 0);
+  const removed = files.reduce((n, f) => n + f.removed, 0);
+  return `${files.length} file${files.length === 1 ? '' : 's'}, +${added}/-${removed}`;
+}
+
+function firstLine(text: string, max = 160): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * Which runtime events deserve a notification, and what it says. Each names its project.
+ * An applied or rolled-back patch is told once (by the patch event, not again by the task's end).
+ */
+export function notificationFor(envelope: EventEnvelope, projectName: (projectId: string) => string): NotificationModel | null {
+  const event = envelope.event;
+  switch (event.type) {
+    case 'task.waiting-approval': {
+      const review = event.review;
+      const what = review.gitCommitMsg ?? review.promptSummary ?? 'an assistant’s answer';
+      const linter = review.linter && review.linter.added > 0 ? ` — the linter reports ${review.linter.added} new error${review.linter.added === 1 ? '' : 's'}` : '';
+      return {
+        kind: 'approval',
+        title: `Patch waiting for approval — ${projectName(event.projectId)}`,
+        body: `${firstLine(what)} (${stats(review.files)})${linter}`,
+        projectId: event.projectId,
+        approvalId: event.approvalId,
+        actions: ['Approve', 'Reject'],
+        urgent: true,
+      };
+    }
+    case 'patch.committed':
+      return { kind: 'applied', title: `Patch applied — ${projectName(event.projectId)}`, body: stats(event.files), projectId: event.projectId, urgent: false };
+    case 'patch.rolled-back':
+      return {
+        kind: 'rolled-back',
+        title: `Patch rolled back — ${projectName(event.projectId)}`,
+        body: event.reason.code === 'REJECTED' ? 'Every file is back as it was.' : `${event.reason.code}: ${firstLine(event.reason.message)}`,
+        projectId: event.projectId,
+        urgent: event.reason.code !== 'REJECTED',
+      };
+    case 'task.completed': {
+      const result = event.result;
+      if (result.kind === 'tick') {
+        const { tick } = result;
+        const blast = tick.blastRadius ? ` — ${tick.blastRadius}` : '';
+        return {
+          kind: 'tick',
+          title: `Tick ${tick.verdict === 'success' ? 'SUCCESS' : tick.code} — ${projectName(event.projectId)}`,
+          body: `${firstLine(tick.summary)}${blast}`,
+          projectId: event.projectId,
+          urgent: tick.verdict !== 'success',
+        };
+      }
+      if ((result.kind === 'patch' || result.kind === 'revert') && (result.patch.status === 'rejected' || result.patch.status === 'skipped')) {
+        const problem = result.patch.error;
+        return {
+          kind: 'not-applied',
+          title: `${result.patch.status === 'skipped' ? 'Nothing to apply' : 'Patch not applied'} — ${projectName(event.projectId)}`,
+          body: problem ? `${problem.code}: ${firstLine(problem.message)}` : 'The answer was not applied.',
+          projectId: event.projectId,
+          urgent: result.patch.status === 'rejected',
+        };
+      }
+      return null;
+    }
+    case 'task.failed':
+      if (event.error.code === 'CANCELLED') return null;
+      return {
+        kind: 'failure',
+        title: `${event.kind === 'tick' ? 'Tick' : event.kind === 'ask' || event.kind === 'review' ? 'Ask a friend' : event.kind === 'handoff' ? 'Handoff' : 'Patch'} failed — ${projectName(event.projectId)}`,
+        body: `${event.error.code}: ${firstLine(event.error.message)}`,
+        projectId: event.projectId,
+        urgent: true,
+      };
+    case 'approval.requested':
+      return {
+        kind: 'approval',
+        title: `Context almost full — ${projectName(event.projectId)}`,
+        body: `An agent session is at ${event.pct}% of its context window. Write a handoff brief so a fresh session can carry on?`,
+        projectId: event.projectId,
+        approvalId: event.approvalId,
+        actions: ['Approve', 'Reject'],
+        urgent: true,
+      };
+    case 'error':
+      return { kind: 'failure', title: `Relay Desk error${event.projectId ? ` — ${projectName(event.projectId)}` : ''}`, body: `${event.code}: ${firstLine(event.message)}`, projectId: event.projectId, urgent: true };
+    default:
+      return null;
+  }
+}
+
+/** The notification for a clipboard answer that names no registered project. */
+export function noProjectNotification(projectId: string, ambiguous: boolean): NotificationModel {
+  return {
+    kind: 'no-project',
+    title: ambiguous ? `Two projects use the projectId "${projectId}"` : `No project for projectId "${projectId}"`,
+    body: ambiguous
+      ? 'The copied answer was not applied: give each project its own projectId in relay.config.json.'
+      : 'The copied answer was not applied. Register that project in Relay Desk (or turn its watching on), then copy the answer again.',
+    projectId: null,
+    urgent: true,
+  };
+}

@@ -1,0 +1,32 @@
+import { BrowserWindow, shell } from 'electron';
+import path from 'node:path';
+import { APP_ORIGIN } from './renderer-assets.js';
+import { guardContents, secureWebPreferences } from './security.js';
+
+/** Where the window's page comes from: the built renderer over app://, or Vite's dev server. */
+export function rendererUrl(): string {
+  return process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/index.html`;
+}
+
+/** The origin IPC senders must have. */
+export function trustedOrigin(): string {
+  return new URL(rendererUrl()).origin === 'null' ? APP_ORIGIN : new URL(rendererUrl()).origin;
+}
+
+/** Creates the main window: isolated, sandboxed, guarded, hidden until its page is ready. */
+export function createMainWindow(options: { readonly preloadDir: string; readonly icon: string }): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Relay Desk',
+    icon: options.icon,
+    webPreferences: secureWebPreferences(path.join(options.preloadDir, 'index.cjs')),
+  });
+  guardContents(window.webContents, trustedOrigin(), (url) => void shell.openExternal(url));
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(rendererUrl());
+  return window;
+}

@@ -1,0 +1,49 @@
+// Smoke test of the real desktop app (run by `npm run test:electron` where the Electron binary
+// exists): the window opens, window.relay round-trips over IPC, and an answer written to the
+// real Electron clipboard is applied to a registered project.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { _electron as electron, type ElectronApplication } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RelayApi } from '../../src/shared/api.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { answer } from '../helpers/patches.js';
+import { relayProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
+
+declare const window: { relay: RelayApi };
+
+describe('the Electron app', () => {
+  let app: ElectronApplication;
+
+  beforeAll(async () => {
+    app = await electron.launch({
+      executablePath: process.env.ELECTRON_BINARY!,
+      args: [path.join(REPO_ROOT, 'out/main/index.js'), '--no-sandbox'],
+      env: { ...process.env, RELAY_DESK_USER_DATA: tempDir('relay-electron-') } as Record<string, string>,
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('opens the window, answers over IPC, and applies a patch copied to the clipboard', async () => {
+    const page = await app.firstWindow();
+    expect(await page.title()).toBe('Relay Desk');
+    const projects = await page.evaluate(() => window.relay.listProjects({}));
+    expect(projects).toEqual({ ok: true, value: [] });
+
+    const root = relayProject({ projectId: 'smoke', files: { 'a.txt': 'one\n' } });
+    expect(await page.evaluate((r) => window.relay.registerProject({ root: r }), root)).toMatchObject({ ok: true });
+    await page.evaluate(() => window.relay.updateProjectSettings({ projectId: 'smoke', approvalPolicy: { mode: 'auto' } }));
+
+    const text = answer([{ path: 'a.txt', body: 'two' }], { projectId: 'smoke' });
+    await app.evaluate(({ clipboard }, t) => clipboard.writeText(t), text);
+    const started = Date.now();
+    while (readFileSync(path.join(root, 'a.txt'), 'utf8') !== 'two\n') {
+      if (Date.now() - started > 20_000) throw new Error('the copied answer was not applied');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { noProjectNotification, notificationFor } from '../../../src/main/notifications.js';
+import { TrayTracker } from '../../../src/main/tray-tracker.js';
+import type { EventEnvelope, RuntimeEvent } from '../../../src/shared/events.js';
+
+let seq = 0;
+const envelope = (event: RuntimeEvent): EventEnvelope => ({ seq: ++seq, ts: 1_700_000_000_000, event });
+const names = (id: string): string => ({ p1: 'Shop', p2: 'Blog' })[id] ?? id;
+const review = {
+  uuid: 'u1',
+  projectId: 'p1',
+  gitCommitMsg: 'feat: cart totals',
+  promptSummary: null,
+  reasoning: [],
+  warnings: [],
+  files: [
+    { path: 'a.ts', change: 'modify' as const, added: 3, removed: 1, diff: '' },
+    { path: 'b.ts', change: 'create' as const, added: 10, removed: 0, diff: '' },
+  ],
+  linter: { errorsBefore: 1, errorsAfter: 3, added: 2, output: '' },
+  reason: 'linter-errors' as const,
+};
+
+describe('notificationFor', () => {
+  it('asks for approval with Approve / Reject, naming the project, the change and new linter errors', () => {
+    expect(notificationFor(envelope({ type: 'task.waiting-approval', taskId: 't1', projectId: 'p1', approvalId: 'a1', review }), names)).toEqual({
+      kind: 'approval',
+      title: 'Patch waiting for approval — Shop',
+      body: 'feat: cart totals (2 files, +13/-1) — the linter reports 2 new errors',
+      projectId: 'p1',
+      approvalId: 'a1',
+      actions: ['Approve', 'Reject'],
+      urgent: true,
+    });
+  });
+
+  it('tells a patch applied or rolled back once, with the reason', () => {
+    expect(notificationFor(envelope({ type: 'patch.committed', taskId: 't1', projectId: 'p2', uuid: 'u', files: review.files }), names)).toMatchObject({ title: 'Patch applied — Blog', body: '2 files, +13/-1' });
+    expect(notificationFor(envelope({ type: 'patch.rolled-back', taskId: 't1', projectId: 'p2', uuid: 'u', reason: { code: 'POST_COMMAND_FAILED', message: 'prettier failed\nmore' } }), names)).toMatchObject({
+      title: 'Patch rolled back — Blog',
+      body: 'POST_COMMAND_FAILED: prettier failed',
+      urgent: true,
+    });
+    const applied = envelope({ type: 'task.completed', taskId: 't1', projectId: 'p2', kind: 'patch', result: { kind: 'patch', patch: { status: 'applied', uuid: 'u', files: [], rolledBack: [], approvedBy: 'auto', warnings: [], error: null } } });
+    expect(notificationFor(applied, names)).toBeNull();
+  });
+
+  it('says why an answer was not applied', () => {
+    const rejected = envelope({
+      type: 'task.completed',
+      taskId: 't1',
+      projectId: 'p1',
+      kind: 'patch',
+      result: { kind: 'patch', patch: { status: 'rejected', uuid: null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: { code: 'SEARCH_AMBIGUOUS', message: 'src/a.ts: the SEARCH block matches 2 places' } } },
+    });
+    expect(notificationFor(rejected, names)).toMatchObject({ title: 'Patch not applied — Shop', body: 'SEARCH_AMBIGUOUS: src/a.ts: the SEARCH block matches 2 places' });
+  });
+
+  it('reports every tick verdict with its code and blast radius', () => {
+    const tick = (verdict: 'success' | 'stop' | 'blocked', code: string, blastRadius: string | null) =>
+      notificationFor(envelope({ type: 'task.completed', taskId: 't', projectId: 'p1', kind: 'tick', result: { kind: 'tick', tick: { runId: 'r', verdict, code, summary: 'why', blastRadius } } }), names);
+    expect(tick('success', 'SUCCESS', '2 files, +5/-1, 0 new')).toMatchObject({ title: 'Tick SUCCESS — Shop', body: 'why — 2 files, +5/-1, 0 new', urgent: false });
+    expect(tick('stop', 'STOP_SCOPE_VIOLATION_FORBIDDEN', '1 files, +1/-0, 0 new')).toMatchObject({ title: 'Tick STOP_SCOPE_VIOLATION_FORBIDDEN — Shop', urgent: true });
+    expect(tick('blocked', 'BLOCKED_DIRTY_WORKTREE', null)).toMatchObject({ title: 'Tick BLOCKED_DIRTY_WORKTREE — Shop', body: 'why' });
+  });
+
+  it('reports failures but not cancellations, and ignores chatter', () => {
+    expect(notificationFor(envelope({ type: 'task.failed', taskId: 't', projectId: 'p1', kind: 'ask', error: { code: 'BACKEND_FAILED', message: 'codex: not logged in' }, result: null }), names)).toMatchObject({ title: 'Ask a friend failed — Shop', body: 'BACKEND_FAILED: codex: not logged in' });
+    expect(notificationFor(envelope({ type: 'task.failed', taskId: 't', projectId: 'p1', kind: 'tick', error: { code: 'CANCELLED', message: 'x' }, result: null }), names)).toBeNull();
+    expect(notificationFor(envelope({ type: 'relay.output', taskId: 't', projectId: 'p1', stream: 'text', text: 'hi' }), names)).toBeNull();
+  });
+
+  it('explains an answer for a project that is not registered', () => {
+    expect(noProjectNotification('wiki', false)).toMatchObject({ kind: 'no-project', title: 'No project for projectId "wiki"', urgent: true });
+  });
+});
+
+describe('TrayTracker', () => {
+  it('counts waiting approvals until they are resolved, and keeps an unseen failure until the window opens', () => {
+    const tracker = new TrayTracker();
+    const projects = [{ id: 'p1', name: 'Shop', watching: true }];
+    const waiting = envelope({ type: 'task.waiting-approval', taskId: 't1', projectId: 'p1', approvalId: 'a1', review });
+    tracker.observe(waiting, notificationFor(waiting, names));
+    expect(tracker.input({ watching: true, projects }).pendingApprovals).toEqual([{ id: 'a1', projectName: 'Shop' }]);
+    const resolved = envelope({ type: 'task.approval-resolved', taskId: 't1', projectId: 'p1', approvalId: 'a1', decision: { approve: true }, by: 'user' });
+    tracker.observe(resolved, null);
+    expect(tracker.input({ watching: true, projects }).pendingApprovals).toEqual([]);
+
+    const failed = envelope({ type: 'task.failed', taskId: 't2', projectId: 'p1', kind: 'tick', error: { code: 'ENGINE_UNAVAILABLE', message: 'no' }, result: null });
+    tracker.observe(failed, notificationFor(failed, names));
+    const input = tracker.input({ watching: true, projects });
+    expect(input.unseenError).toEqual({ projectName: 'Shop', message: 'Tick failed — Shop' });
+    expect(input.recentRuns[0]).toEqual({ id: 't2', label: 'Tick failed — Shop' });
+    tracker.markSeen();
+    expect(tracker.input({ watching: true, projects }).unseenError).toBeNull();
+  });
+});
