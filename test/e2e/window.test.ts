@@ -2,7 +2,7 @@
 // server serving the built renderer, over the real host, real engines and temp git repos.
 // Each scenario is what a person does, step by step, checked on disk where it matters.
 // Screenshots of every view go to test-artifacts/screenshots/.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runId as storeRunId } from '../../src/engine/store/index.js';
@@ -26,7 +26,9 @@ describe('the Relay Desk window in a real browser', () => {
 
   beforeAll(async () => {
     // The tick's fake Claude reads its scenario from files the repo names, so it exists before the host.
-    tickRepo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ fast: ['pass'] }), cost: 0.1 }], builder: [{ ...builderDoes(EDIT_A), cost: 0.2 }] });
+    // The builder's session ends at 92.5% of its context: the runtime raises a handoff prompt.
+    const fullSession = { session_id: 'builder-session-1', usage: { input_tokens: 185_000, output_tokens: 0 }, context_window: 200_000 };
+    tickRepo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ fast: ['pass'] }), cost: 0.1 }], builder: [{ ...builderDoes(EDIT_A), cost: 0.2, ...fullSession }] });
     const env = { ...fakeAgentEnv(agentLog()), IS_SANDBOX: '1', FAKE_CLAUDE_LOG: tickRepo.logFile, FAKE_CLAUDE_SCENARIO: tickRepo.scenarioFile };
     browser = await launchBrowser();
     desk = await startDesk({ env });
@@ -297,7 +299,7 @@ describe('the Relay Desk window in a real browser', () => {
     const registered = await desk.host.call('registerProject', { root: tickRepo.root, projectId: 'ticks' });
     if (!registered.ok) throw new Error(registered.error.message);
     tickRepo.commit('relay init'); // registering wrote relay.config.json; a tick needs a clean tree
-    const { page, projects, history, run } = await openWindow();
+    const { page, window, projects, history, run } = await openWindow();
 
     await step('Run tick from the project card', async () => {
       await projects.open();
@@ -315,7 +317,7 @@ describe('the Relay Desk window in a real browser', () => {
     await step('the verdict and code come first', async () => {
       const banner = await visible(page.getByRole('region', { name: 'Verdict' }));
       expect(await banner.innerText()).toMatch(/^SUCCESS/);
-      expect(await banner.locator('.verdict-code').innerText()).toBe('SUCCESS');
+      expect(await banner.innerText()).toContain('Change the value of a.');
     });
     await step('REPORT.md is rendered as GitHub-flavoured Markdown: its table and its code', async () => {
       const report = run.section('REPORT.md');
@@ -335,6 +337,15 @@ describe('the Relay Desk window in a real browser', () => {
       expect(await run.section(/Budgets/).innerText()).toContain('1 of 200');
       expect(await run.section('Blast radius').innerText()).toMatch(/\+1\s*−1/);
       await screenshot(page, 'run-tick', { fullPage: true });
+    });
+    await step('the builder’s session passed 90% of its context: the window offers a handoff', async () => {
+      const prompt = await visible(page.getByRole('region', { name: 'Hand off ticks?' }));
+      expect(await prompt.innerText()).toContain('93%');
+      await screenshot(page, 'handoff-prompt');
+      await prompt.getByRole('button', { name: 'Write the brief' }).click();
+      await prompt.waitFor({ state: 'detached' });
+      await visible(window.notice('Brief saved'));
+      expect(readdirSync(path.join(tickRepo.root, '.relaycode', 'handoffs')).some((f) => f.endsWith('.md'))).toBe(true);
     });
     expect(page.errors).toEqual([]);
     await page.close();
@@ -405,13 +416,10 @@ describe('the Relay Desk window in a real browser', () => {
       const history = new HistoryPage(window);
 
       await step('the first page shows the newest runs, and only a screenful is in the DOM', async () => {
-        const started = Date.now();
         await window.open();
         await visible(history.row('Run #10000'));
-        const firstPaintMs = Date.now() - started;
         expect(await history.count().innerText()).toMatch(/^200\+ runs/);
         expect(await history.rows().count()).toBeLessThan(60);
-        expect(firstPaintMs).toBeLessThan(15_000);
         await screenshot(page, 'history-10k');
       });
       await step('scrolling to the end pages in every run; the DOM stays small', async () => {
@@ -445,6 +453,37 @@ describe('the Relay Desk window in a real browser', () => {
       await bulk.close();
     }
   }, 180_000);
+
+  it('changes the app’s own settings, and shows the host’s code when one is refused', async () => {
+    const { page, window } = await openWindow();
+    await step('open Settings', async () => {
+      await window.nav('Settings');
+      await visible(page.getByRole('heading', { name: 'Agent programs' }));
+    });
+    await step('turn notifications off', async () => {
+      await page.getByRole('switch', { name: 'Desktop notifications' }).uncheck();
+      await until('notifications off in the store', async () => {
+        const settings = await desk.host.call('getAppSettings', {});
+        return settings.ok && !settings.value.notifications ? true : undefined;
+      });
+    });
+    await step('a relative agent path is refused with INVALID_INPUT', async () => {
+      await page.getByLabel('claude').fill('bin/claude');
+      await page.getByRole('button', { name: 'Save paths' }).click();
+      const error = await visible(page.getByRole('alert').filter({ hasText: 'INVALID_INPUT' }));
+      expect(await error.innerText()).toContain('must be an absolute path');
+    });
+    await step('an absolute one is saved', async () => {
+      await page.getByLabel('claude').fill('/opt/claude/bin/claude');
+      await page.getByRole('button', { name: 'Save paths' }).click();
+      await visible(page.getByRole('status').filter({ hasText: 'Saved.' }));
+      const settings = await desk.host.call('getAppSettings', {});
+      expect(settings.ok && settings.value.agentPaths.claude).toBe('/opt/claude/bin/claude');
+      await screenshot(page, 'settings');
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
 
   it('opens a run that is not in the history with the host’s error', async () => {
     const { page, window } = await openWindow();

@@ -9,7 +9,9 @@ import { HistoryView } from '../views/HistoryView';
 import { PasteView } from '../views/PasteView';
 import { ProjectsView } from '../views/ProjectsView';
 import { RunDetailView } from '../views/RunDetailView';
+import { SettingsView } from '../views/SettingsView';
 import { Empty } from '../components/ui';
+import { HandoffPrompts } from './HandoffPrompts';
 import { Notices } from './Notices';
 import { useRoute } from './router';
 import { href, type Route } from './routes';
@@ -24,6 +26,8 @@ function RouteView(props: { readonly route: Route }) {
       return <RunDetailView key={route.runId} runId={route.runId} />;
     case 'projects':
       return <ProjectsView />;
+    case 'settings':
+      return <SettingsView />;
     case 'paste':
       return <PasteView key={route.projectId ?? ''} projectId={route.projectId} />;
     case 'ask':
@@ -61,6 +65,7 @@ export function App() {
       </a>
       <Sidebar route={route} />
       <main id="main" ref={mainRef} tabIndex={-1}>
+        <HandoffPrompts />
         <RouteView route={route} />
       </main>
       <ApprovalHost />

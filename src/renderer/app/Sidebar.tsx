@@ -53,6 +53,9 @@ export function Sidebar(props: { readonly route: Route }) {
       <NavLink to={href.paste()} active={route.name === 'paste'}>
         Paste answer
       </NavLink>
+      <NavLink to={href.settings()} active={route.name === 'settings'}>
+        Settings
+      </NavLink>
       {projects.data && projects.data.length > 0 ? (
         <section className="sidebar-projects" aria-label="Project history">
           <h2>Projects</h2>

@@ -8,6 +8,7 @@ export type Route =
   | { readonly name: 'history'; readonly filter: RunFilter }
   | { readonly name: 'run'; readonly runId: string }
   | { readonly name: 'projects' }
+  | { readonly name: 'settings' }
   | { readonly name: 'paste'; readonly projectId: string | null }
   | { readonly name: 'ask'; readonly projectId: string; readonly runId: string | null; readonly mode: 'ask' | 'review' }
   | { readonly name: 'handoff'; readonly projectId: string }
@@ -44,6 +45,7 @@ export function parseRoute(hash: string): Route {
   }
   if (first === 'runs' && second && segments.length === 2) return { name: 'run', runId: second };
   if (first === 'projects' && segments.length === 1) return { name: 'projects' };
+  if (first === 'settings' && segments.length === 1) return { name: 'settings' };
   if (first === 'paste' && segments.length === 1) return { name: 'paste', projectId: params.get('project') || null };
   if (first === 'projects' && second && (third === 'ask' || third === 'review') && segments.length === 3) {
     return { name: 'ask', projectId: second, runId: params.get('run') || null, mode: third };
@@ -68,6 +70,8 @@ export function formatRoute(route: Route): string {
       return `#/runs/${encodeURIComponent(route.runId)}`;
     case 'projects':
       return '#/projects';
+    case 'settings':
+      return '#/settings';
     case 'paste':
       return `#${withQuery('/paste', { project: route.projectId })}`;
     case 'ask':
@@ -86,6 +90,7 @@ export const href = {
   history: (filter: RunFilter = {}) => formatRoute({ name: 'history', filter }),
   run: (runId: string) => formatRoute({ name: 'run', runId }),
   projects: () => formatRoute({ name: 'projects' }),
+  settings: () => formatRoute({ name: 'settings' }),
   paste: (projectId: string | null = null) => formatRoute({ name: 'paste', projectId }),
   ask: (projectId: string, runId: string | null = null) => formatRoute({ name: 'ask', projectId, runId, mode: 'ask' }),
   review: (projectId: string) => formatRoute({ name: 'ask', projectId, runId: null, mode: 'review' }),

@@ -17,6 +17,19 @@ export function useProjects() {
   return useQuery({ queryKey: queryKeys.projects(), queryFn: () => relayCall('listProjects', {}) });
 }
 
+export function useAppSettings() {
+  return useQuery({ queryKey: queryKeys.appSettings(), queryFn: () => relayCall('getAppSettings', {}) });
+}
+
+export function useUpdateAppSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ChannelInput<'updateAppSettings'>) => relayCall('updateAppSettings', input),
+    // App settings are not runtime events: the answer is the new truth.
+    onSuccess: (settings) => client.setQueryData(queryKeys.appSettings(), settings),
+  });
+}
+
 export function useRuntimeState() {
   return useQuery({ queryKey: queryKeys.runtime(), queryFn: () => relayCall('getRuntimeState', {}) });
 }

@@ -36,6 +36,10 @@ export function queriesToInvalidate(event: RuntimeEvent): readonly QueryPrefix[]
     case 'patch.committed':
     case 'patch.rolled-back':
       return [['runs'], ['run']];
+    // A handoff prompt appears in, or leaves, the runtime state (an acceptance queues its task with its own events).
+    case 'approval.requested':
+    case 'approval.resolved':
+      return [['runtime']];
     // Progress within a task: shown live from the event stream, not from queries.
     case 'patch.parsed':
     case 'patch.applied':

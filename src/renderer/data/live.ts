@@ -178,6 +178,16 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
       return withNotice(state, seq, ts, { tone: 'warning', title: 'Warning', message: event.message, code: event.code, taskId: event.taskId, projectId: event.projectId });
     case 'error':
       return withNotice(state, seq, ts, { tone: 'danger', title: 'Error', message: event.message, code: event.code, taskId: event.taskId, projectId: event.projectId });
+    case 'approval.requested':
+      return withNotice(state, seq, ts, {
+        tone: 'warning',
+        title: 'Context nearly full',
+        message: `An agent session of ${event.projectId} is at ${Math.round(event.pct)}% of its context: consider handing off.`,
+        code: null,
+        taskId: null,
+        projectId: event.projectId,
+      });
+    case 'approval.resolved':
     case 'lifecycle.started':
     case 'lifecycle.stopping':
     case 'lifecycle.stopped':

@@ -15,12 +15,13 @@ export const queryKeys = {
   runsOfProject: (projectId: string, kind: RunKind) => ['runs', { projectId, kind }, 'recent'] as const,
   run: (runId: string) => ['run', runId] as const,
   runtime: () => ['runtime'] as const,
+  appSettings: () => ['appSettings'] as const,
   systemPrompt: (projectId: string) => ['systemPrompt', projectId] as const,
   handoffPreview: (projectId: string, target: string | null) => ['handoffPreview', projectId, target] as const,
 } as const;
 
 /** The first element of every key: what a query reads. */
-export type QueryRoot = 'projects' | 'runs' | 'run' | 'runtime' | 'systemPrompt' | 'handoffPreview';
+export type QueryRoot = 'projects' | 'runs' | 'run' | 'runtime' | 'appSettings' | 'systemPrompt' | 'handoffPreview';
 
 /** A key prefix to invalidate: a whole root, or a root narrowed to one project. */
 export type QueryPrefix = readonly [QueryRoot] | readonly ['handoffPreview', string];

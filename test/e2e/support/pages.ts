@@ -50,7 +50,7 @@ export class DeskWindow {
     await visible(this.page.locator('main h1'));
   }
 
-  async nav(name: 'History' | 'Projects' | 'Paste answer'): Promise<void> {
+  async nav(name: 'History' | 'Projects' | 'Paste answer' | 'Settings'): Promise<void> {
     await this.page.getByRole('navigation', { name: 'Relay Desk' }).getByRole('link', { name, exact: true }).click();
     await visible(this.page.locator('main h1'));
   }

@@ -10,7 +10,6 @@ import { openStore, type Store } from '../../../src/engine/store/index.js';
 import { bindIpcMain, createHost, type Host, type IpcMainLike } from '../../../src/host/index.js';
 import { CHANNEL_NAMES } from '../../../src/shared/channels.js';
 import type { ChannelName, IpcReply } from '../../../src/shared/contract.js';
-import { CHANNEL_NAMES } from '../../../src/shared/channels.js';
 import { answer, relayProject } from '../../helpers/project.js';
 import { nextEvent } from '../../helpers/runtime.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';

@@ -15,6 +15,7 @@ describe('hash routes', () => {
       { name: 'history', filter: { projectId: 'web shop', kind: 'tick', status: 'failed' } },
       { name: 'run', runId: 'demo:patch:8c1e-uuid' },
       { name: 'projects' },
+      { name: 'settings' },
       { name: 'paste', projectId: null },
       { name: 'paste', projectId: 'demo' },
       { name: 'ask', projectId: 'demo', runId: 'demo:tick:1', mode: 'ask' },

@@ -34,9 +34,8 @@ export function TickPanel(props: { readonly detail: TickDetail }) {
     <div className="panel-stack">
       <section className={`verdict-banner tone-${tone}`} aria-label="Verdict">
         <div className="verdict-word">{report.verdict ? report.verdict.toUpperCase() : 'NO REPORT'}</div>
-        <div className="verdict-code">
-          <code>{report.code ?? '—'}</code>
-        </div>
+        {/* SUCCESS is both a verdict and its code: the code is shown when it says more. */}
+        <div className="verdict-code">{report.code && report.code !== report.verdict?.toUpperCase() ? <code>{report.code}</code> : null}</div>
         <div className="verdict-meta">
           {report.intent ? <p className="verdict-intent">{report.intent}</p> : null}
           <p className="muted small">
