@@ -104,7 +104,7 @@ export function describePatchResult(patch: PatchResult): { tone: NoticeTone; tit
   }
 }
 
-/** The notice for a finished task, or null when it is not worth one. */
+/** The notice for a finished task: what happened, in a sentence, with the engine’s code when it failed. */
 export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId'> {
   switch (result.kind) {
     case 'patch':
