@@ -80,6 +80,8 @@ function terminalPrinter(flags: CommonFlags): { onEvent: (event: RelayEvent) => 
         case 'warning':
           printError(`! ${event.text}`);
           return;
+        case 'usage':
+          return;
         default:
           assertNever(event);
       }

@@ -47,7 +47,19 @@ export function realTickEngine(options: RealEngineOptions): TickEngine {
 }
 
 function forward(context: RelayContext): (event: RelayEvent) => void {
-  return (event) => context.onOutput(event.type === 'delta' ? 'text' : 'stderr', event.type === 'delta' ? event.text : `${event.text}\n`);
+  return (event) => {
+    if (event.type === 'usage') {
+      const { usage } = event;
+      context.onUsage({
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        costUsd: null,
+        ...(usage.sessionId ? { sessionId: usage.sessionId, contextTokens: usage.contextTokens, contextWindow: usage.contextWindow } : {}),
+      });
+      return;
+    }
+    context.onOutput(event.type === 'delta' ? 'text' : 'stderr', event.type === 'delta' ? event.text : `${event.text}\n`);
+  };
 }
 
 /** Runs a relay call, turning RelayError into a failure value (anything else still throws). */

@@ -156,3 +156,22 @@ describe('the handoff nudge through the host', () => {
     store.close();
   });
 });
+
+describe('usage from an ask with the claude backend', () => {
+  it('reports the session’s tokens as metrics, which the handoff nudge watches', async () => {
+    const root = relayProject({ projectId: 'askc', files: { 'a.txt': 'x\n' } });
+    const log = agentLog();
+    const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+    const host = createHost({ store, engines: realEngines({ env: fakeAgentEnv(log) }) });
+    const events: EventEnvelope[] = [];
+    host.subscribe((e) => void events.push(e));
+    await host.call('registerProject', { root });
+    const ticket = await host.call('ask', { projectId: 'askc', prompt: 'Is this fine?', backend: 'claude' });
+    if (!ticket.ok) throw new Error(ticket.error.message);
+    expect(await host.runtime.waitForTask(ticket.value.taskId)).toMatchObject({ status: 'completed' });
+    const usage = events.find((e) => e.event.type === 'metrics.usage')?.event as { usage: Record<string, unknown> } | undefined;
+    expect(usage?.usage).toMatchObject({ inputTokens: 100, outputTokens: 20, sessionId: '3f2e-fake-session', contextTokens: 120, contextWindow: 200_000 });
+    await host.close();
+    store.close();
+  });
+});

@@ -1,4 +1,5 @@
 import { assertNever } from '../../result.js';
+import { sessionUsage } from '../../claude-usage.js';
 import { ClaudeBackendError } from '../errors.js';
 import { fitsInArgv, runCli, tail } from './cli.js';
 import type { Backend, SandboxMode } from './types.js';
@@ -69,6 +70,17 @@ export function parseClaudeJson(stdout: string): ClaudeReply {
   return { kind: 'error', message: `${reason}${status}` };
 }
 
+/** The last JSON object claude printed (its result wrapper), or null. */
+function lastJsonObject(stdout: string): unknown {
+  const text = stdout.trim();
+  const start = text.startsWith('{') ? 0 : text.lastIndexOf('\n{') + 1;
+  try {
+    return JSON.parse(text.slice(start));
+  } catch {
+    return null;
+  }
+}
+
 /** True when claude refused bypassPermissions because it runs as root. */
 export function isRootRefusal(text: string): boolean {
   return /root\/sudo|run(ning)? as root/i.test(text) && /bypass|dangerously|permission/i.test(text);
@@ -98,6 +110,8 @@ export const claudeBackend: Backend = {
       input,
     );
     const reply = parseClaudeJson(exit.stdout);
+    const usage = sessionUsage(lastJsonObject(exit.stdout));
+    if (usage) input.onEvent?.({ type: 'usage', usage });
     if (reply.kind === 'answer') {
       if (!reply.text.trim()) throw new ClaudeBackendError('EMPTY_ANSWER', 'claude completed without producing an answer');
       return { text: reply.text.trim() };

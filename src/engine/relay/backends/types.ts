@@ -1,3 +1,4 @@
+import type { SessionUsage } from '../../claude-usage.js';
 import type { Env } from '../depth.js';
 import type { Spawner } from './spawn.js';
 import type { RetryPolicy } from '../../llm/retry.js';
@@ -18,7 +19,9 @@ export type BackendName = (typeof BACKEND_NAMES)[number];
 export type RelayEvent =
   | { readonly type: 'delta'; readonly text: string }
   | { readonly type: 'progress'; readonly text: string }
-  | { readonly type: 'warning'; readonly text: string };
+  | { readonly type: 'warning'; readonly text: string }
+  /** Token figures of the agent's session, when it reports them (claude): metrics and the handoff nudge. */
+  | { readonly type: 'usage'; readonly usage: SessionUsage };
 
 /** Receives relay events as they happen. */
 export type RelayEventSink = (event: RelayEvent) => void;
