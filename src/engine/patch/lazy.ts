@@ -19,9 +19,19 @@ const PHRASES = [
   /^(unchanged|no changes?)( (below|above|here))?\.?$/i,
 ];
 
-/** Returns the placeholder lines found (1-based line numbers), ignoring lines already in `original`. */
-export function findLazyPlaceholders(content: string, original: string | null): Array<{ line: number; text: string }> {
-  const originalLines = new Set((original ?? '').split(/\r?\n/).map((l) => l.trim()));
+/**
+ * Returns the placeholder lines found (1-based line numbers), ignoring lines already in the
+ * original (given as text, or as a function so that it is only read when a candidate is found).
+ */
+export function findLazyPlaceholders(content: string, original: string | null | (() => string)): Array<{ line: number; text: string }> {
+  let originalLines: Set<string> | null = null;
+  const inOriginal = (line: string): boolean => {
+    if (originalLines === null) {
+      const text = typeof original === 'function' ? original() : (original ?? '');
+      originalLines = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+    }
+    return originalLines.has(line);
+  };
   const found: Array<{ line: number; text: string }> = [];
   content.split('\n').forEach((raw, index) => {
     const line = raw.replace(/\r$/, '');
@@ -34,7 +44,7 @@ export function findLazyPlaceholders(content: string, original: string | null): 
       (ELLIPSIS.test(text) && STRONG.test(text)) ||
       (EDGE_ELLIPSIS.test(text) && WEAK.test(text)) ||
       PHRASES.some((p) => p.test(text));
-    if (lazy && !originalLines.has(line.trim())) found.push({ line: index + 1, text: line.trim() });
+    if (lazy && !inOriginal(line.trim())) found.push({ line: index + 1, text: line.trim() });
   });
   return found;
 }
