@@ -33,6 +33,9 @@ const COMMENT_MARKERS = ['<!--', '//', '/*', '--', '#', ';'] as const;
 export function parseFenceInfo(info: string): BlockHeader | null {
   const text = info.trim();
   if (text.length === 0) return null;
+  // Docs-site style: ```python title="app/main.py" (a strategy word may follow).
+  const titled = /\b(?:title|file|filename|path)=(["'])([^"']+)\1\s*(\S*)\s*$/.exec(text);
+  if (titled) return parsePathAndStrategy(`"${titled[2]}"${titled[3] ? ` ${titled[3]}` : ''}`);
   const firstSpace = text.search(/\s/);
   const firstToken = firstSpace === -1 ? text : text.slice(0, firstSpace);
   if (COMMENT_MARKERS.some((m) => firstToken.startsWith(m))) return parseCommentHeader(text);
@@ -124,7 +127,7 @@ function parsePathAndStrategy(input: string): BlockHeader | null {
 /** A loose test that a string names a file rather than being prose or a command. */
 function looksLikePath(candidate: string, requireFolderOrExtension: boolean): boolean {
   if (candidate.length === 0 || candidate.length > 400) return false;
-  if (/[<>|*?\r\n\t]/.test(candidate) || candidate.includes('://')) return false;
+  if (/[<>|*?\r\n\t]/.test(candidate) || candidate.includes('://') || /=["']/.test(candidate)) return false;
   if (/[.,:;!]$/.test(candidate) && !/\.\w+$/.test(candidate)) return false;
   const last = candidate.split(/[\\/]/).pop() ?? '';
   const hasFolder = /[\\/]/.test(candidate);

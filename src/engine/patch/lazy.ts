@@ -11,13 +11,23 @@ const STRONG = /\b(rest|remaining|existing|unchanged|omitted|previous(ly)?|as be
 /** Weaker words that count only when the comment starts or ends with the ellipsis ("// ... other methods ..."). */
 const WEAK = /\b(other|code|above|below|same|etc|remain\w*|methods|functions|imports|fields|properties|styles|rules|tests|cases)\b/i;
 const PHRASES = [
-  /\brest of (the )?[\w.\-/]+( [\w.\-/]+)?( (is|are|remains?|stays?))? (unchanged|the same|as (is|before))\b/i,
-  /\bexisting (code|implementation|methods|functions|content|logic|imports|tests|styles|rules)\b/i,
+  /\b(the )?rest( of (the )?[\w.\-/]+( [\w.\-/]+)?)?( (is|are|remains?|stays?))? (unchanged|the same|as (is|before))\b/i,
+  // "existing styles" only as the whole comment: inside a sentence it is ordinary prose.
+  /^\(?(keep |the )?existing (code|implementation|methods|functions|content|logic|imports|tests|styles|rules|fields|properties|config(uration)?)( here| remains?| unchanged| as is)?\)?\.?$/i,
   /\b(code|content|everything|the rest) (above|below)( (is|remains?|stays?))? unchanged\b/i,
   /\bomitted for brevity\b/i,
   /\b(remains?|stays?|left) unchanged\b/i,
-  /^(unchanged|no changes?)( (below|above|here))?\.?$/i,
+  /\bsame as (before|above|previously|the original|original)\b/i,
+  /\b(other|remaining) [\w ]{1,40} unchanged\b/i,
+  /^\(?(unchanged|no changes?|same)\)?( (below|above|here))?\.?$/i,
 ];
+
+/**
+ * A line of code that only stands in for a body, with a comment saying so:
+ * `...  # unchanged`, `pass  # existing logic`, `{}  // same as before`.
+ */
+const STUB_WITH_COMMENT = /^\s*(\.\.\.|…|pass|\{\s*\}|\{\s*(\.\.\.|…)\s*\})\s*(#|\/\/)\s*(.*)$/;
+const STUB_WORDS = /\b(unchanged|existing|same|as before|omitted|elided|rest|previous(ly)?|original)\b/i;
 
 /**
  * Returns the placeholder lines found (1-based line numbers), ignoring lines already in the
@@ -36,6 +46,11 @@ export function findLazyPlaceholders(content: string, original: string | null | 
   content.split('\n').forEach((raw, index) => {
     const line = raw.replace(/\r$/, '');
     if (line.length > 160) return;
+    const stub = STUB_WITH_COMMENT.exec(line);
+    if (stub && STUB_WORDS.test(stub[4]!) && !inOriginal(line.trim())) {
+      found.push({ line: index + 1, text: line.trim() });
+      return;
+    }
     const m = COMMENT_LINE.exec(line);
     if (!m) return;
     const text = m[1]!.trim();

@@ -151,33 +151,53 @@ function locateContiguous(keyed: KeyedFile, old: readonly string[], tier: MatchT
     }
     if (!same) continue;
     const pairs = old.map((_, j) => [j, start + j] as const);
-    if (tier === 'indent' && !indentMapping(old, keyed.file.lines, pairs)) continue;
+    if (tier === 'indent' && !indentStructureAgrees(old, keyed.file.lines, pairs)) continue;
     found.push({ tier, start, end: start + old.length, pairs });
   }
   return found;
 }
 
 /**
- * The indentation the old lines had → the indentation the file has, learnt from matched pairs.
- * Null when the relation is not a consistent, order-keeping function (then relative
- * indentation differs and the match is refused).
+ * Whether the old lines and the file lines they were paired with have the same relative
+ * indentation: between consecutive non-blank lines, both go deeper, stay level, or go back
+ * together. Widths are compared, so a file that mixes tabs and spaces still qualifies, but
+ * shifted structure (Python's meaning) does not.
  */
-export function indentMapping(old: readonly string[], fileLines: readonly Line[], pairs: ReadonlyArray<readonly [number, number]>): Map<number, string> | null {
-  const map = new Map<number, string>();
+export function indentStructureAgrees(old: readonly string[], fileLines: readonly Line[], pairs: ReadonlyArray<readonly [number, number]>): boolean {
+  let previous: { old: number; file: number } | null = null;
   for (const [o, f] of pairs) {
     const oldText = old[o]!;
     if (oldText.trim() === '') continue;
+    const current = { old: indentWidth(oldText), file: indentWidth(fileLines[f]!.text) };
+    if (previous && Math.sign(current.old - previous.old) !== Math.sign(current.file - previous.file)) return false;
+    previous = current;
+  }
+  return true;
+}
+
+/**
+ * For each indentation width of the old lines, the indentation the file uses there: the old
+ * indentation itself when the file has it verbatim for that width, else the file's most common.
+ */
+export function indentMapping(old: readonly string[], fileLines: readonly Line[], pairs: ReadonlyArray<readonly [number, number]>): Map<number, string> {
+  const seen = new Map<number, Map<string, number>>();
+  const verbatim = new Map<number, string>();
+  for (const [o, f] of pairs) {
+    const oldText = old[o]!;
+    if (oldText.trim() === '') continue;
+    const oldIndent = leadingWhitespace(oldText);
     const fileIndent = leadingWhitespace(fileLines[f]!.text);
     const width = indentWidth(oldText);
-    const known = map.get(width);
-    if (known !== undefined && known !== fileIndent) return null;
-    map.set(width, fileIndent);
+    const counts = seen.get(width) ?? new Map<string, number>();
+    counts.set(fileIndent, (counts.get(fileIndent) ?? 0) + 1);
+    seen.set(width, counts);
+    if (oldIndent === fileIndent) verbatim.set(width, fileIndent);
   }
-  const entries = [...map.entries()].sort((a, b) => a[0] - b[0]);
-  for (let i = 1; i < entries.length; i += 1) {
-    if (indentWidth(entries[i]![1]) <= indentWidth(entries[i - 1]![1])) return null;
+  const mapping = new Map<number, string>();
+  for (const [width, counts] of seen) {
+    mapping.set(width, verbatim.get(width) ?? [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
   }
-  return map;
+  return mapping;
 }
 
 const FUZZY_MIN_LINES = 3;
@@ -199,37 +219,46 @@ function locateFuzzy(keyed: KeyedFile, old: readonly string[], removals: Readonl
     nonBlankIndex.set(i, fileIdx.length);
     fileIdx.push(i);
   });
+  const m = oldIdx.length;
   const contextCount = oldIdx.filter((i) => !removals.has(i)).length;
   const allowedMisses = Math.max(1, Math.floor(contextCount / 4));
-  const neededHits = Math.max(oldIdx.length - allowedMisses, Math.ceil(oldIdx.length / 2));
+  const neededHits = Math.max(m - allowedMisses, Math.ceil(m / 2));
   // Only windows where enough lines already agree exactly are worth an edit-distance check.
   const votes = new Map<number, number>();
   oldKeys.forEach((k, j) => {
     for (const at of keyed.positionsOf('fuzzy', k)) {
-      const s = nonBlankIndex.get(at)! - j;
-      if (s >= 0 && s + oldIdx.length <= fileIdx.length) votes.set(s, (votes.get(s) ?? 0) + 1);
+      for (const s of [nonBlankIndex.get(at)! - j, nonBlankIndex.get(at)! - j - 1]) {
+        if (s >= 0 && s + m <= fileIdx.length) votes.set(s, (votes.get(s) ?? 0) + 1);
+      }
     }
   });
+  /** Misses of old line j against file position p (Infinity: a removal differs, or too unlike). */
+  const miss = (j: number, p: number): number => {
+    const fk = keys[fileIdx[p]!]!;
+    if (fk === oldKeys[j]) return 0;
+    if (removals.has(oldIdx[j]!)) return Infinity;
+    return similarity(fk, oldKeys[j]!) < 0.6 ? Infinity : 1;
+  };
   // Every qualifying window counts: two of them mean the text repeats, which is ambiguous.
-  const placements: Placement[] = [];
+  const placements = new Map<string, Placement>();
   for (const [s, hits] of [...votes.entries()].sort((a, b) => a[0] - b[0])) {
-    if (hits < neededHits) continue;
-    let misses = 0;
-    for (let j = 0; j < oldIdx.length && misses <= allowedMisses; j += 1) {
-      const fk = keys[fileIdx[s + j]!]!;
-      const want = oldKeys[j]!;
-      if (fk === want) continue;
-      const sim = removals.has(oldIdx[j]!) ? 0 : similarity(fk, want);
-      misses = sim < 0.6 ? Infinity : misses + 1;
+    if (hits < neededHits - 1) continue;
+    // skip = -1: the window as is; skip = k: one file line the answer left out sits before old line k.
+    for (let skip = -1; skip < m; skip += 1) {
+      if (skip === 0) continue;
+      if (skip > 0 && (s + m >= fileIdx.length || removals.has(oldIdx[skip - 1]!) || removals.has(oldIdx[skip]!))) continue;
+      let misses = skip > 0 ? 1 : 0;
+      for (let j = 0; j < m && misses <= allowedMisses; j += 1) misses += miss(j, s + j + (skip > 0 && j >= skip ? 1 : 0));
+      if (misses > allowedMisses) continue;
+      const pairs = oldIdx.map((o, j) => [o, fileIdx[s + j + (skip > 0 && j >= skip ? 1 : 0)]!] as const);
+      // Fuzzy never relaxes indentation structure: in Python it is meaning, not style.
+      if (!indentStructureAgrees(old, keyed.file.lines, pairs)) continue;
+      const key = pairs.map(([, f]) => f).join(',');
+      if (!placements.has(key)) placements.set(key, { tier: 'fuzzy', start: pairs[0]![1], end: pairs[pairs.length - 1]![1] + 1, pairs });
+      break;
     }
-    if (misses > allowedMisses) continue;
-    const pairs = oldIdx.map((o, j) => [o, fileIdx[s + j]!] as const);
-    // Fuzzy never relaxes indentation structure: in Python it is meaning, not style.
-    if (!indentMapping(old, keyed.file.lines, pairs)) continue;
-    const placement: Placement = { tier: 'fuzzy', start: pairs[0]![1], end: pairs[pairs.length - 1]![1] + 1, pairs };
-    placements.push(placement);
   }
-  return placements;
+  return [...placements.values()];
 }
 
 /** Similarity of two strings in [0, 1] from their edit distance. */
@@ -308,10 +337,19 @@ export function renderPlacement(file: FileText, edit: readonly EditLine[], place
       continue;
     }
     const target = fileOf.get(oldIndex);
+    if (target === undefined && e.text.trim() === '') {
+      // A blank line of the answer the fuzzy tier did not pair: it stands for the file's blank
+      // line at this point, if there is one, so what follows lands after it.
+      const line = file.lines[cursor];
+      if (line && line.text.trim() === '' && cursor < placement.end) {
+        if (e.op === 'ctx') out.push(line);
+        cursor += 1;
+      }
+    }
     if (target !== undefined) {
-      // File lines the fuzzy tier skipped (blank lines) stay unless they sit inside a removal.
-      const dropGap = previousOp === 'del' && nextAlignedOp(oldIndex) === 'del';
-      for (let k = cursor; k < target; k += 1) if (!dropGap) out.push(file.lines[k]!);
+      // File lines the fuzzy tier skipped stay; blank ones inside a removal go with it.
+      const dropBlankGap = previousOp === 'del' && nextAlignedOp(oldIndex) === 'del';
+      for (let k = cursor; k < target; k += 1) if (!dropBlankGap || file.lines[k]!.text.trim() !== '') out.push(file.lines[k]!);
       if (e.op === 'ctx') out.push(file.lines[target]!);
       cursor = target + 1;
       previousOp = e.op;
@@ -323,11 +361,10 @@ export function renderPlacement(file: FileText, edit: readonly EditLine[], place
 
 function makeReindenter(file: FileText, edit: readonly EditLine[], oldLines: readonly string[], placement: Placement): (text: string) => string {
   if (placement.tier === 'exact' || placement.tier === 'loose') return (text) => text;
+  const verbatim = placement.pairs.every(([o, f]) => oldLines[o]!.trim() === '' || leadingWhitespace(oldLines[o]!) === leadingWhitespace(file.lines[f]!.text));
+  if (verbatim) return (text) => text;
   const mapping = indentMapping(oldLines, file.lines, placement.pairs);
-  if (!mapping || mapping.size === 0) return (text) => text;
-  const identity = [...mapping.entries()].every(([w, s]) => indentWidth(s) === w && !s.includes('\t'));
-  const fileUsesTabs = [...mapping.values()].some((s) => s.includes('\t'));
-  if (identity && !fileUsesTabs) return (text) => text;
+  if (mapping.size === 0) return (text) => text;
   const fileUnit = detectIndentUnit(file.lines.map((l) => l.text));
   const oldUnitWidth = indentWidth(detectIndentUnit(edit.map((e) => e.text))) || 2;
   const known = [...mapping.entries()].sort((a, b) => a[0] - b[0]);

@@ -30,13 +30,21 @@ function openingFence(line: string): Fence | null {
   const marks = m[2]!;
   const info = m[3]!;
   const char = marks[0] as '`' | '~';
-  if (char === '`' && info.includes('`') && !/["']/.test(info)) return null; // CommonMark: no backticks in a backtick info string
+  // A line like ```code``` is an inline code span, not a fence; a path in backticks after the
+  // comment marker (```ts // `src/a.ts`) is fine.
+  if (char === '`' && /`{3,}\s*$/.test(info)) return null;
   return { char, length: marks.length, indent: m[1]!.replace(/\t/g, '    ').length, info: info.trim() };
 }
 
+/**
+ * A closing fence: same character, at least as long, and (as CommonMark has it) indented at most
+ * three columns more than the opening fence, so a docstring or YAML block quoting an indented
+ * ``` line stays content.
+ */
 function closesFence(line: string, fence: Fence): boolean {
-  const m = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(line);
-  return m !== null && m[1]![0] === fence.char && m[1]!.length >= fence.length;
+  const m = /^([ \t]*)(`{3,}|~{3,})[ \t]*$/.exec(line);
+  if (m === null || m[2]![0] !== fence.char || m[2]!.length < fence.length) return false;
+  return m[1]!.replace(/\t/g, '    ').length <= fence.indent + 3;
 }
 
 const MARKDOWN_PATH = /\.(md|mdx|markdown)$/i;
@@ -104,16 +112,33 @@ function markdownClose(lines: readonly string[], start: number, fence: Fence): n
     const bare = closesFence(line, fence);
     if (!bare) {
       if (inner.length < fence.length) continue;
-      const startsNextBlock = parseFenceInfo(inner.info) !== null || mentionsProjectId(lines[j + 1] ?? '');
+      const startsNextBlock = parseFenceInfo(inner.info) !== null || opensControlBlock(lines, j);
       if (startsNextBlock) break;
       open += 1;
       continue;
     }
-    if (mentionsProjectId(lines[j + 1] ?? '')) break; // a bare fence opening the control block
+    if (opensControlBlock(lines, j)) break; // a bare fence opening the control block
     if (open > 0) open -= 1;
     else unclaimed.push(j);
   }
   return unclaimed.length % 2 === 1 ? unclaimed[unclaimed.length - 1]! : null;
+}
+
+/**
+ * Whether the fence at `at` opens the control block: its body names a projectId and a uuid.
+ * (A YAML example inside a Markdown document may well name a project_id; it has no uuid.)
+ */
+function opensControlBlock(lines: readonly string[], at: number): boolean {
+  const fence = openingFence(lines[at]!);
+  if (fence === null) return false;
+  let projectId = false;
+  let uuid = false;
+  // The body runs to the next fence line of any kind: a control block holds no fences.
+  for (let j = at + 1; j < lines.length && openingFence(lines[j]!) === null; j += 1) {
+    if (mentionsProjectId(lines[j]!)) projectId = true;
+    if (/^\s*["']?uuid["']?\s*:/i.test(lines[j]!)) uuid = true;
+  }
+  return projectId && uuid;
 }
 
 function dedent(line: string, indent: number): string {
@@ -167,14 +192,15 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
     const block = segment.block;
     let header = block.header;
     let body = block.body;
-    if (header === null && mentionsProjectId(body.join('\n'))) {
-      control = { position, text: body.join('\n') };
-      continue;
-    }
     if (header === null && body.length > 0) {
       header = parseFirstLineHeader(body[0]!);
       if (header !== null) body = body.slice(1);
     }
+    if (header === null && mentionsProjectId(body.join('\n'))) {
+      control = { position, text: body.join('\n') };
+      continue;
+    }
+    if (header === null) header = pathLineBefore(segments[position - 1], body);
     if (header === null) {
       // A plain ```diff block that names its files in ---/+++ lines is an edit of those files.
       const perFile = splitDiffByFile(body.join('\n'));
@@ -221,6 +247,23 @@ function unwrapWholeAnswer(lines: string[]): string[] {
   return innerHasFileBlock && !innerCloses ? inner : lines;
 }
 
+/**
+ * Some assistants (aider's style) put the path alone on the line right before the fence. That
+ * line is taken as the header only when the block's body is a patch (SEARCH/REPLACE or a diff),
+ * which only makes sense for a named file; a plain snippet after a filename stays prose.
+ */
+function pathLineBefore(previous: Segment | undefined, body: readonly string[]): BlockHeader | null {
+  if (previous?.type !== 'prose') return null;
+  const line = previous.lines[previous.lines.length - 1]?.trim() ?? '';
+  const bodyText = body.join('\n');
+  if (!isSearchReplaceBody(bodyText) && !isUnifiedDiffBody(bodyText)) return null;
+  const bare = line.replace(/^\*\*|\*\*$/g, '').replace(/:$/, '').trim();
+  const unquoted = /^(`|"|')(.+)\1$/.exec(bare)?.[2] ?? bare;
+  if (unquoted.includes(' ')) return null;
+  const header = parseFirstLineHeader(`// ${unquoted}`);
+  return header?.kind === 'file' ? header : null;
+}
+
 function pushProse(reasoning: string[], lines: readonly string[]): void {
   const text = lines.join('\n').trim();
   if (text.length > 0) reasoning.push(text);
@@ -233,12 +276,24 @@ function fencedText(block: Block): string {
 
 function toOperation(header: BlockHeader, body: readonly string[], warnings: string[]): Result<FileOperation[], ParseFailureCode> {
   if (header.kind === 'rename') return parseRename(body.join('\n'));
-  const bodyText = body.join('\n');
+  let bodyText = body.join('\n');
   if (DELETE_MARKER.test(bodyText.trim())) return ok([{ kind: 'delete', path: header.path }]);
+  // A first line that repeats the header's path is not part of a patch body.
+  if (body.length > 1) {
+    const repeated = parseFirstLineHeader(body[0]!);
+    const rest = body.slice(1).join('\n');
+    if (repeated?.kind === 'file' && repeated.path === header.path && (isSearchReplaceBody(rest) || isUnifiedDiffBody(rest))) bodyText = rest;
+  }
   const strategy = chooseStrategy(header.strategy, bodyText, header.path, warnings);
-  const op: FileOperation = header.declaredStrategy
-    ? { kind: 'write', path: header.path, strategy, body: bodyText, declaredStrategy: header.declaredStrategy }
-    : { kind: 'write', path: header.path, strategy, body: bodyText };
+  const op: FileOperation = {
+    kind: 'write',
+    path: header.path,
+    strategy,
+    body: bodyText,
+    ...(header.declaredStrategy ? { declaredStrategy: header.declaredStrategy } : {}),
+    // Inferred from the body: for a file that does not exist yet, such a body is its content.
+    ...(header.strategy === undefined && strategy !== 'replace' ? { inferred: true } : {}),
+  };
   return ok([op]);
 }
 
@@ -267,7 +322,8 @@ function chooseStrategy(declared: PatchStrategy | undefined, body: string, path:
 function parseRename(body: string): Result<FileOperation[], ParseFailureCode> {
   let data: unknown;
   try {
-    data = JSON.parse(body);
+    // Trailing commas are a common slip in hand-written JSON.
+    data = JSON.parse(body.replace(/,(\s*[}\]])/g, '$1'));
   } catch {
     return fail('INVALID_RENAME_BLOCK', 'A rename-file block is not valid JSON (expected {"from": "...", "to": "..."}). Nothing was applied.');
   }

@@ -4,8 +4,8 @@ import type { ApplyFailureCode, FileOperation } from './types.js';
 import type { MatchTier } from './match.js';
 import { fromFileText, looksBinary, toFileText, type FileText } from './text.js';
 import { applyReplace } from './strategies/replace.js';
-import { applySearchReplace } from './strategies/search-replace.js';
-import { applyUnifiedDiff } from './strategies/unified.js';
+import { applySearchReplace, parseSearchReplace } from './strategies/search-replace.js';
+import { applyUnifiedDiff, parseUnifiedDiff } from './strategies/unified.js';
 import { resolveInsideRoot } from '../fs/safe-path.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
 
@@ -146,6 +146,12 @@ export function planOperations(root: string, operations: readonly FileOperation[
 }
 
 function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+  if (file === null && op.inferred && !createsNewFile(op)) {
+    // No strategy word, a body that looks like a patch, and no such file: the body can only be
+    // the new file's content (a test fixture holding a diff, say).
+    const replaced = applyReplace(null, op.body, path);
+    return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
+  }
   switch (op.strategy) {
     case 'replace': {
       const replaced = applyReplace(file, op.body, path);
@@ -158,6 +164,19 @@ function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'w
     default:
       return assertNever(op.strategy);
   }
+}
+
+/** Whether a patch body itself creates the file (a diff from /dev/null, or an empty SEARCH). */
+function createsNewFile(op: Extract<FileOperation, { kind: 'write' }>): boolean {
+  if (op.strategy === 'unified') {
+    const parsed = parseUnifiedDiff(op.body);
+    return parsed.ok && (parsed.value.createsFile || parsed.value.hunks.every((h) => h.lines.every((l) => l.op === 'add' || l.text.trim() === '')));
+  }
+  if (op.strategy === 'search-replace') {
+    const parsed = parseSearchReplace(op.body);
+    return parsed.ok && parsed.value.blocks.length === 1 && parsed.value.blocks[0]!.search.every((l) => l.trim() === '');
+  }
+  return false;
 }
 
 /** A file in the same folder whose name differs only in case (a common slip in answers). */

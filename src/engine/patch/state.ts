@@ -6,7 +6,7 @@ import { STATE_DIR } from './config.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 
 const FileOperationSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace']), body: z.string(), declaredStrategy: z.string().optional() }),
+  z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional() }),
   z.object({ kind: z.literal('delete'), path: z.string() }),
   z.object({ kind: z.literal('rename'), from: z.string(), to: z.string() }),
 ]);

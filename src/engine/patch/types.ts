@@ -11,6 +11,8 @@ export type FileOperation =
       readonly body: string;
       /** The strategy word the header used, when there was one (for messages). */
       readonly declaredStrategy?: string;
+      /** True when no strategy word was given and the body looked like a patch. */
+      readonly inferred?: boolean;
     }
   | { readonly kind: 'delete'; readonly path: string }
   | { readonly kind: 'rename'; readonly from: string; readonly to: string };

@@ -1,5 +1,5 @@
 import type { ApplyFailureCode } from '../types.js';
-import { KeyedFile, locate, renderPlacement, type EditLine, type MatchTier } from '../match.js';
+import { KeyedFile, locate, MATCH_TIERS, renderPlacement, type EditLine, type MatchTier } from '../match.js';
 import { findLazyPlaceholders } from '../lazy.js';
 import { fromFileText, spliceLines, type FileText } from '../text.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -35,19 +35,23 @@ export function applyEdit(file: FileText, variants: readonly (readonly EditLine[
     }
   }
   const keyed = new KeyedFile(file);
-  for (const edit of variants) {
-    if (!edit.some((e) => e.op !== 'add')) continue;
-    const found = locate(keyed, edit);
-    if (found.kind === 'missing') continue;
-    if (found.kind === 'ambiguous') {
-      return fail(
-        label.ambiguous,
-        `${path}: ${label.name} matches ${found.lines.length} places (lines ${found.lines.slice(0, 5).join(', ')}${found.lines.length > 5 ? ', …' : ''}); refusing to guess. Ask for more context lines.`,
-        path,
-      );
+  // Tiers outside, variants inside: an exact match of a later variant beats a looser match of
+  // an earlier one (context pasted without its prefix matches exactly once read whole).
+  for (const tier of MATCH_TIERS) {
+    for (const edit of variants) {
+      if (!edit.some((e) => e.op !== 'add')) continue;
+      const found = locate(keyed, edit, [tier]);
+      if (found.kind === 'missing') continue;
+      if (found.kind === 'ambiguous') {
+        return fail(
+          label.ambiguous,
+          `${path}: ${label.name} matches ${found.lines.length} places (lines ${found.lines.slice(0, 5).join(', ')}${found.lines.length > 5 ? ', …' : ''}); refusing to guess. Ask for more context lines.`,
+          path,
+        );
+      }
+      const lines = renderPlacement(file, edit, found.placement);
+      return ok({ file: spliceLines(file, found.placement.start, found.placement.end - found.placement.start, lines), tier: found.placement.tier });
     }
-    const lines = renderPlacement(file, edit, found.placement);
-    return ok({ file: spliceLines(file, found.placement.start, found.placement.end - found.placement.start, lines), tier: found.placement.tier });
   }
   const first = variants[0]?.find((e) => e.op !== 'add' && e.text.trim() !== '')?.text.trim() ?? '';
   return fail(label.notFound, `${path}: ${label.name} was not found in the file${first ? ` (it starts with ${JSON.stringify(first.slice(0, 80))})` : ''}. The file may have changed since the assistant saw it.`, path);

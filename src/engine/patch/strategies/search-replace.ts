@@ -15,6 +15,24 @@ const DIVIDER = /^\s*={5,9}\s*$/;
 const STANDARD_DIVIDER = /^\s*={7}\s*$/;
 const REPLACE = /^\s*(>{5,9}|\+{5,9})\s*REPLACE\s*$/;
 
+/**
+ * Which line between `from` and `to` divides SEARCH from REPLACE. The standard 7-character
+ * divider wins over other runs of "=" (a heading underline in the text, say). When the text
+ * itself holds 7-character lines (an RST title in both SEARCH and REPLACE), the middle one of an
+ * odd number divides symmetric halves; an even number cannot be told apart.
+ */
+function dividerLine(lines: readonly string[], from: number, to: number): number | 'ambiguous' | null {
+  const standard: number[] = [];
+  let loose: number | null = null;
+  for (let k = from; k < to; k += 1) {
+    if (STANDARD_DIVIDER.test(lines[k]!)) standard.push(k);
+    else if (loose === null && DIVIDER.test(lines[k]!)) loose = k;
+  }
+  if (standard.length === 0) return loose;
+  if (standard.length % 2 === 0) return 'ambiguous';
+  return standard[(standard.length - 1) / 2]!;
+}
+
 /** Splits a body into SEARCH/REPLACE pairs; text between pairs is reported in `stray`. */
 export function parseSearchReplace(body: string): Result<{ blocks: SearchReplaceBlock[]; stray: number; unterminated: boolean }, ApplyFailureCode> {
   const lines = body.split('\n');
@@ -31,17 +49,17 @@ export function parseSearchReplace(body: string): Result<{ blocks: SearchReplace
     const startLine = i + 1;
     i += 1;
     const search: string[] = [];
-    // A standard 7-character divider wins over shorter or longer runs of "=" (a Markdown
-    // heading underline inside the SEARCH text, say).
     let blockEnd = i;
     while (blockEnd < lines.length && !REPLACE.test(lines[blockEnd]!) && !(blockEnd > i && SEARCH.test(lines[blockEnd]!))) blockEnd += 1;
-    const divider = lines.slice(i, blockEnd).some((l) => STANDARD_DIVIDER.test(l)) ? STANDARD_DIVIDER : DIVIDER;
-    while (i < lines.length && !divider.test(lines[i]!)) {
-      if (SEARCH.test(lines[i]!) || REPLACE.test(lines[i]!)) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has no ======= divider.`);
+    const at = dividerLine(lines, i, blockEnd);
+    if (at === 'ambiguous') {
+      return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has several ======= lines and none of them is clearly the divider (the text itself has such lines). Nothing was applied.`);
+    }
+    if (at === null) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has no ======= divider.`);
+    while (i < at) {
       search.push(lines[i]!);
       i += 1;
     }
-    if (i >= lines.length) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has no ======= divider.`);
     i += 1;
     const replace: string[] = [];
     while (i < lines.length && !REPLACE.test(lines[i]!)) {
@@ -78,6 +96,30 @@ export function searchReplaceToEdit(block: SearchReplaceBlock): EditLine[] {
   return edit;
 }
 
+/**
+ * A one-line SEARCH that is a fragment of a line rather than whole lines: replaced inside that
+ * line when the fragment occurs exactly once in the whole file. Null when it does not occur.
+ */
+function replaceWithinLine(file: FileText, block: SearchReplaceBlock): FileText | 'ambiguous' | null {
+  const search = block.search.filter((l) => l.trim() !== '');
+  const replace = block.replace.filter((l) => l.trim() !== '');
+  if (search.length !== 1 || replace.length > 1 || block.replace.length > 1) return null;
+  const needle = search[0]!.trim();
+  if (needle.replace(/\s/g, '').length < 8) return null;
+  let at = -1;
+  for (const [i, line] of file.lines.entries()) {
+    const first = line.text.indexOf(needle);
+    if (first === -1) continue;
+    if (at !== -1 || line.text.indexOf(needle, first + 1) !== -1) return 'ambiguous';
+    at = i;
+  }
+  if (at === -1) return null;
+  const line = file.lines[at]!;
+  const lines = [...file.lines];
+  lines[at] = { text: line.text.replace(needle, () => (replace[0] ?? '').trim()), eol: line.eol };
+  return { ...file, lines };
+}
+
 /** Applies every SEARCH/REPLACE pair in order. A missing file is only allowed with an empty SEARCH. */
 export function applySearchReplace(file: FileText | null, body: string, path: string): Result<{ file: FileText; tiers: MatchTier[] }, ApplyFailureCode> {
   const parsed = parseSearchReplace(body);
@@ -101,7 +143,12 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
     }
     if (current === null) return fail('FILE_NOT_FOUND', `${path}: the file does not exist, so its SEARCH block cannot match.`, path);
     const edit = searchReplaceToEdit(block);
-    const applied = applyEdit(current, [edit, trimBlankEdges(edit)], path, { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' });
+    let applied = applyEdit(current, [edit, trimBlankEdges(edit)], path, { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' });
+    if (!applied.ok && applied.error.code === 'SEARCH_NOT_FOUND') {
+      const within = replaceWithinLine(current, block);
+      if (within === 'ambiguous') return fail('SEARCH_AMBIGUOUS', `${path}: ${name} is part of a line and occurs more than once in the file; refusing to guess.`, path);
+      if (within) applied = ok({ file: within, tier: 'loose' });
+    }
     if (!applied.ok) return applied;
     current = applied.value.file;
     tiers.push(applied.value.tier);

@@ -2,10 +2,15 @@ import type { ApplyFailureCode } from '../types.js';
 import type { EditLine, MatchTier } from '../match.js';
 import { newLine, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
+import { findLazyPlaceholders } from '../lazy.js';
 import { fail, ok, type Result } from '../../result.js';
 
 export interface Hunk {
   readonly lines: readonly EditLine[];
+  /** Context lines as written, when some lost (or never had) the one-space prefix. */
+  readonly rawContext: readonly (string | null)[] | null;
+  /** Indices of context lines that only say "code skipped here" (`...`, `// ... existing code ...`). */
+  readonly elisions: readonly number[];
   /** The old-file line number the header claims; a hint only, never trusted for placement. */
   readonly oldStart?: number;
   /** Lines that were truly empty (no leading space) at the hunk's ends: blank context or separators. */
@@ -43,7 +48,9 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
   const hunks: Hunk[] = [];
   let createsFile = false;
   let deletesFile = false;
-  let current: { lines: EditLine[]; oldStart?: number; rawEmpty: boolean[] } | null = null;
+  let current: { lines: EditLine[]; oldStart?: number; rawEmpty: boolean[]; raw: (string | null)[]; unprefixed: boolean } | null = null;
+  let afterFileHeader = false;
+  const start = (oldStart?: number): NonNullable<typeof current> => ({ lines: [], rawEmpty: [], raw: [], unprefixed: false, ...(oldStart !== undefined ? { oldStart } : {}) });
 
   const finish = (): void => {
     if (current === null) return;
@@ -53,7 +60,14 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
     const looseTrailing = end < hunkLines.length;
     // Truly empty lines after the last real line may be separators; keep them but say so.
     if (hunkLines.some((l) => l.op !== 'ctx' || l.text.trim() !== '')) {
-      hunks.push({ lines: hunkLines, ...(current.oldStart !== undefined ? { oldStart: current.oldStart } : {}), looseBlankEdges: looseTrailing || rawEmpty[0] === true });
+      const elisions = hunkLines.flatMap((l, i) => (l.op === 'ctx' && isElision(l.text) ? [i] : []));
+      hunks.push({
+        lines: hunkLines,
+        rawContext: current.unprefixed ? current.raw : null,
+        elisions,
+        ...(current.oldStart !== undefined ? { oldStart: current.oldStart } : {}),
+        looseBlankEdges: looseTrailing || rawEmpty[0] === true,
+      });
     }
     current = null;
   };
@@ -64,45 +78,46 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
       finish();
       if (/^---\s+\/dev\/null\s*$/.test(line)) createsFile = true;
       if (/^\+\+\+\s+\/dev\/null\s*$/.test(lines[i + 1]!)) deletesFile = true;
+      afterFileHeader = true;
       i += 1;
       continue;
     }
     if (HUNK_HEADER.test(line)) {
       finish();
       const m = /^@@\s*-(\d+)/.exec(line);
-      current = m ? { lines: [], oldStart: Number(m[1]), rawEmpty: [] } : { lines: [], rawEmpty: [] };
+      current = start(m ? Number(m[1]) : undefined);
       continue;
     }
     if (current === null) {
-      if (line.trim() === '' || PREAMBLE.test(line) || hasHeaders) continue;
-      current = { lines: [], rawEmpty: [] }; // a diff with no hunk header at all
-    }
-    if (isElision(line)) {
-      // "..." standing for skipped context: what follows is a hunk of its own.
-      finish();
-      current = { lines: [], rawEmpty: [] };
-      continue;
+      if (line.trim() === '' || PREAMBLE.test(line)) continue;
+      // Before any header, a line is commentary (a repeated "// path"); after file headers
+      // without an @@ line, or in a diff with no headers at all, it starts an implicit hunk.
+      if (hasHeaders && !afterFileHeader) continue;
+      current = start();
     }
     if (line.startsWith('\\')) continue; // "\ No newline at end of file": we keep the file's own final-newline state
     if (line === '') {
       current.lines.push({ op: 'ctx', text: '' });
       current.rawEmpty.push(true);
+      current.raw.push('');
       continue;
     }
     const marker = line[0];
     const op: EditLine['op'] = marker === '+' ? 'add' : marker === '-' ? 'del' : 'ctx';
     const text = marker === '+' || marker === '-' || marker === ' ' ? line.slice(1) : line;
+    if (op === 'ctx' && marker !== ' ') current.unprefixed = true;
     current.lines.push({ op, text });
     current.rawEmpty.push(false);
+    current.raw.push(op === 'ctx' ? line : null);
   }
   finish();
   if (hunks.length === 0) return fail('DIFF_MALFORMED', 'The diff has no hunks (no lines starting with " ", "+" or "-").');
   return ok({ hunks, createsFile, deletesFile });
 }
 
-/** A context line that only says "context skipped here" (`...`, `…`, `// ...`). */
-function isElision(line: string): boolean {
-  return /^ ?\s*(\/\/|#)?\s*(\.\.\.|…)\s*$/.test(line);
+/** A context line that only says "code skipped here": `...`, `// ...`, a C-style comment of dots, `// ... existing code ...`. */
+function isElision(text: string): boolean {
+  return /^\s*(\.\.\.|…)\s*$/.test(text) || findLazyPlaceholders(text, null).length > 0;
 }
 
 /** A `---`/`+++` pair inside a hunk is a new file header only if both name paths, not content. */
@@ -110,11 +125,56 @@ function isHeaderPair(minus: string, plus: string): boolean {
   return /^---\s+(a\/|\/dev\/null|\S+\.\w+)/.test(minus) && /^\+\+\+\s+(b\/|\/dev\/null|\S+\.\w+)/.test(plus);
 }
 
-/** Variants of a hunk to try: as written, then without blank edge lines. */
-function hunkVariants(hunk: Hunk): EditLine[][] {
-  const asWritten = [...hunk.lines];
+/**
+ * Variants of a hunk to try: as written, then without blank edge lines, then (when some context
+ * lines had no one-space prefix, i.e. were pasted raw) with every context line taken whole.
+ */
+function hunkVariants(lines: readonly EditLine[], rawContext: Hunk['rawContext']): EditLine[][] {
+  const asWritten = [...lines];
+  const variants = [asWritten];
   const trimmed = trimBlankEdges(asWritten);
-  return trimmed.length === asWritten.length ? [asWritten] : [asWritten, trimmed];
+  if (trimmed.length !== asWritten.length) variants.push(trimmed);
+  if (rawContext) {
+    const raw = asWritten.map((l, i) => (l.op === 'ctx' && rawContext[i] !== null && rawContext[i] !== undefined ? { op: l.op, text: rawContext[i]! } : l));
+    variants.push(raw, trimBlankEdges(raw));
+  }
+  return variants;
+}
+
+/** The parts of a hunk between its elision lines, each an edit of its own (parts that change nothing are dropped). */
+function splitAtElisions(hunk: Hunk): Array<{ lines: EditLine[]; raw: (string | null)[] | null }> {
+  const parts: Array<{ lines: EditLine[]; raw: (string | null)[] | null }> = [];
+  let from = 0;
+  for (const at of [...hunk.elisions, hunk.lines.length]) {
+    const lines = hunk.lines.slice(from, at);
+    if (lines.some((l) => l.op !== 'ctx')) parts.push({ lines, raw: hunk.rawContext ? hunk.rawContext.slice(from, at) : null });
+    from = at + 1;
+  }
+  return parts;
+}
+
+/** Places one hunk; when it is not found as written and it skips context with "...", its parts are placed one by one. */
+function applyHunk(file: FileText, hunk: Hunk, path: string, name: string): Result<{ file: FileText; tier: MatchTier }, ApplyFailureCode> {
+  const label = { name, notFound: 'HUNK_NOT_FOUND', ambiguous: 'HUNK_AMBIGUOUS' } as const;
+  const whole = applyEdit(file, hunkVariants(hunk.lines, hunk.rawContext), path, label);
+  if (whole.ok || whole.error.code !== 'HUNK_NOT_FOUND' || hunk.elisions.length === 0) return whole;
+  let current = file;
+  let tier: MatchTier = 'exact';
+  for (const [i, part] of splitAtElisions(hunk).entries()) {
+    const placed = applyEdit(current, hunkVariants(part.lines, part.raw), path, { ...label, name: `${name} (part ${i + 1}, after skipped context)` });
+    if (!placed.ok) return placed;
+    current = placed.value.file;
+    tier = placed.value.tier === 'exact' ? tier : placed.value.tier;
+  }
+  return ok({ file: current, tier });
+}
+
+/** True when the removed lines of a deletion diff are exactly the file's content (as git apply checks). */
+function deletionMatches(file: FileText, hunks: readonly Hunk[]): boolean {
+  const removed = hunks.flatMap((h) => h.lines.filter((l) => l.op === 'del').map((l) => l.text.trimEnd()));
+  const content = file.lines.map((l) => l.text.trimEnd());
+  while (removed.length > 0 && removed[removed.length - 1] === '' && removed.length > content.length) removed.pop();
+  return removed.length === content.length && removed.every((line, i) => line === content[i]);
 }
 
 /**
@@ -140,7 +200,12 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
     const added = hunks.flatMap((h) => h.lines.filter((l) => l.op === 'add').map((l) => newLine(l.text)));
     return ok({ file: { lines: added, bom: false, eol: '\n', finalNewline: true }, tiers: ['exact'] });
   }
-  if (parsed.value.deletesFile) return ok({ file: null, tiers: ['exact'] });
+  if (parsed.value.deletesFile) {
+    if (!deletionMatches(file, hunks)) {
+      return fail('HUNK_NOT_FOUND', `${path}: the diff deletes the file, but the lines it removes are not the file's current content (it changed since the assistant saw it). Nothing was applied.`, path);
+    }
+    return ok({ file: null, tiers: ['exact'] });
+  }
   let current = file;
   const tiers: MatchTier[] = [];
   for (const [index, hunk] of hunks.entries()) {
@@ -153,7 +218,7 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
       }
       return fail('HUNK_NOT_FOUND', `${path}: ${name} has no context lines, so there is no way to tell where it goes.`, path);
     }
-    const applied = applyEdit(current, hunkVariants(hunk), path, { name, notFound: 'HUNK_NOT_FOUND', ambiguous: 'HUNK_AMBIGUOUS' });
+    const applied = applyHunk(current, hunk, path, name);
     if (!applied.ok) return applied;
     current = applied.value.file;
     tiers.push(applied.value.tier);
