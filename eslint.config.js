@@ -9,7 +9,7 @@ const electronFree = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', 'fixtures/**', 'test-artifacts/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', 'fixtures/**', 'test-artifacts/**', 'scratch/**', 'native/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
