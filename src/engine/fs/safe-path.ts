@@ -27,6 +27,9 @@ export function normaliseRelativePath(raw: string): string | null {
  */
 export function resolveInsideRoot(root: string, rawPath: string, options: SafePathOptions = {}): Result<{ relative: string; absolute: string }, UnsafePathCode> {
   if (rawPath.includes('\0')) return fail('PATH_ESCAPES_ROOT', `Path contains a NUL byte: ${JSON.stringify(rawPath)}`);
+  if (/%(2e|2f|5c)/i.test(rawPath)) {
+    return fail('PATH_ESCAPES_ROOT', `Path contains percent-encoded dots or slashes, which only make sense decoded: ${JSON.stringify(rawPath)}. Paths must be plain and relative to the project root.`, rawPath);
+  }
   const trimmed = rawPath.trim();
   if (trimmed.startsWith('/') || trimmed.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(trimmed) || trimmed.startsWith('~')) {
     return fail('PATH_ABSOLUTE', `Absolute paths are not allowed: ${trimmed}. Paths must be relative to the project root.`, trimmed);

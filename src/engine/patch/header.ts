@@ -23,7 +23,7 @@ export function strategyFromWord(word: string): PatchStrategy | undefined {
   return STRATEGY_WORDS[cleaned];
 }
 
-const COMMENT_MARKERS = ['<!--', '//', '/*', '--', '#', ';'] as const;
+const COMMENT_MARKERS = ['<!--', '//', '/*', '--', '::', 'REM ', '#', ';', '%'] as const;
 
 /**
  * Reads the info string of an opening fence: `typescript // src/a.ts new-unified`,
@@ -70,6 +70,14 @@ export function parseFirstLineHeader(line: string): BlockHeader | null {
   return looksLikePath(header.path, true) ? header : null;
 }
 
+/** A line that is nothing but a file path (aider writes the path bare above its blocks). */
+export function parseBarePathLine(line: string): BlockHeader | null {
+  const bare = line.trim().replace(/^\*\*|\*\*$/g, '').replace(/:$/, '').trim();
+  const unquoted = /^(`|"|')(.+)\1$/.exec(bare)?.[2] ?? bare;
+  if (unquoted === '' || /\s/.test(unquoted)) return null;
+  return parseFirstLineHeader(`// ${unquoted}`);
+}
+
 function stripMarker(text: string, marker: string): string {
   let rest = text.slice(marker.length).trim();
   if (marker === '<!--') rest = rest.replace(/-->\s*$/, '').trim();
@@ -84,8 +92,8 @@ function parseCommentHeader(text: string): BlockHeader | null {
 }
 
 function parsePathAndStrategy(input: string): BlockHeader | null {
-  // Labels some answers put before the path: "File: src/a.ts", "Path: ...".
-  const rest = input.replace(/^(file(name)?|path)\s*:\s*/i, '');
+  // Labels some answers put before the path: "File: src/a.ts", "filepath: …", "New file: …".
+  const rest = input.replace(/^(new file|file ?path|file(name)?|path|create|updated?|edit(ed)?)\s*:\s*/i, '');
   if (rest.length === 0) return null;
   if (/^rename[-_ ]file$/i.test(rest)) return { kind: 'rename' };
   let path: string;
@@ -118,7 +126,8 @@ function parsePathAndStrategy(input: string): BlockHeader | null {
       return null;
     }
   }
-  path = path.trim();
+  // "// src/a.ts:" — a colon closing the header line is punctuation, not part of the name.
+  path = path.trim().replace(/(\.[A-Za-z0-9_-]+|\/[^/\s]+):$/, '$1');
   if (path.length === 0 || !looksLikePath(path, false)) return null;
   if (strategyWord === undefined) return { kind: 'file', path };
   return { kind: 'file', path, strategy: strategyFromWord(strategyWord)!, declaredStrategy: strategyWord };

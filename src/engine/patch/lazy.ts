@@ -1,24 +1,40 @@
 /**
- * Finds "lazy" placeholders in a full-file replacement: comment lines that stand for code the
- * model left out (`// ... existing code ...`, `# rest unchanged`). Writing such a file would
- * delete that code, so the replacement is refused.
+ * Finds "lazy" placeholders in a full-file replacement or in replacement text: lines that stand
+ * for code the model left out (`// ... existing code ...`, `# rest unchanged`, `{/* rest of the
+ * form *\/}`). Writing them would delete that code, so the edit is refused. Ordinary comments that
+ * merely mention such words (`# Same as above, but raises`) are not placeholders.
  */
-const COMMENT_LINE = /^\s*(?:\/\/+|#+|--|;+|\/\*+|\*|<!--|\{\/\*)\s*(.*?)\s*(?:\*\/\}?|-->)?\s*$/;
+
+/** How comments look in a file, by its kind: Markdown-like documents only have HTML comments. */
+function commentLine(path: string | undefined): RegExp {
+  if (path && /\.(md|mdx|markdown|rst|txt|adoc)$/i.test(path)) return /^\s*<!--\s*(.*?)\s*-->\s*$/;
+  return /^\s*(?:\/\/+|#+|--|;+|::|REM\s|%+|\/\*+|\*|<!--|\{\/\*)\s*(.*?)\s*(?:\*\/\}?|-->)?\s*$/;
+}
+
+/**
+ * A bare `...` line stands for left-out code in languages where it cannot be code (JSON, JS,
+ * Go, …). In Python it is code (Ellipsis) and in documents prose, so only these count.
+ */
+function bareEllipsisIsPlaceholder(path: string | undefined): boolean {
+  return path !== undefined && /\.(json|jsonc|js|mjs|cjs|jsx|ts|tsx|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|rb|php|css|scss|less|html|vue|svelte|ya?ml|toml|ini|sql|sh|bash)$/i.test(path);
+}
+
 const ELLIPSIS = /(\.\.\.|…)/;
-const EDGE_ELLIPSIS = /^(\.\.\.|…)|(\.\.\.|…)$/;
+/** An ellipsis standing alone at either end of the comment ("... other methods", "other methods ..."). */
+const EDGE_ELLIPSIS = /^(\.\.\.|…)(\s|$)|(^|\s)(\.\.\.|…)$/;
 /** Words that, next to an ellipsis anywhere in a comment, say "code left out". */
 const STRONG = /\b(rest|remaining|existing|unchanged|omitted|previous(ly)?|as before|unmodified|truncated|same as)\b/i;
-/** Weaker words that count only when the comment starts or ends with the ellipsis ("// ... other methods ..."). */
+/** Weaker words that count only when the comment starts or ends with the ellipsis. */
 const WEAK = /\b(other|code|above|below|same|etc|remain\w*|methods|functions|imports|fields|properties|styles|rules|tests|cases)\b/i;
+/** Whole-comment phrases (anchored: inside a longer sentence the same words are ordinary prose). */
 const PHRASES = [
-  /\b(the )?rest( of (the )?[\w.\-/]+( [\w.\-/]+)?)?( (is|are|remains?|stays?))? (unchanged|the same|as (is|before))\b/i,
-  // "existing styles" only as the whole comment: inside a sentence it is ordinary prose.
-  /^\(?(keep |the )?existing (code|implementation|methods|functions|content|logic|imports|tests|styles|rules|fields|properties|config(uration)?)( here| remains?| unchanged| as is)?\)?\.?$/i,
-  /\b(code|content|everything|the rest) (above|below)( (is|remains?|stays?))? unchanged\b/i,
+  /^\(?(todo:?\s*)?(keep |see )?(the )?rest( of (the )?[\w.\-/ ]{1,40})?( (is|are|remains?|stays?))?( (unchanged|the same|as (is|before)))?\)?\.?$/i,
+  /^\(?(keep |the |all |other )?existing [\w ]{1,30}( here| remains?| unchanged| as is)?\)?\.?$/i,
+  /^[\w ]{0,30}\b(code|content|everything|the rest) (above|below)( (is|remains?|stays?))? unchanged\.?$/i,
   /\bomitted for brevity\b/i,
-  /\b(remains?|stays?|left) unchanged\b/i,
-  /\bsame as (before|above|previously|the original|original)\b/i,
-  /\b(other|remaining) [\w ]{1,40} unchanged\b/i,
+  /^[\w ]{0,30}\b(remains?|stays?|left|is|are) unchanged\.?$/i,
+  /^\(?(same as (before|above|previously|the original|original))\)?\.?$/i,
+  /^(the )?(other|remaining) [\w ]{1,40} (unchanged|(stay|stays|remain|remains|are|is) (the same|unchanged|as (is|before)))\.?$/i,
   /^\(?(unchanged|no changes?|same)\)?( (below|above|here))?\.?$/i,
 ];
 
@@ -32,8 +48,9 @@ const STUB_WORDS = /\b(unchanged|existing|same|as before|omitted|elided|rest|pre
 /**
  * Returns the placeholder lines found (1-based line numbers), ignoring lines already in the
  * original (given as text, or as a function so that it is only read when a candidate is found).
+ * `path` tells the file's kind (how comments look, whether a bare `...` is code).
  */
-export function findLazyPlaceholders(content: string, original: string | null | (() => string)): Array<{ line: number; text: string }> {
+export function findLazyPlaceholders(content: string, original: string | null | (() => string), path?: string): Array<{ line: number; text: string }> {
   let originalLines: Set<string> | null = null;
   const inOriginal = (line: string): boolean => {
     if (originalLines === null) {
@@ -42,24 +59,28 @@ export function findLazyPlaceholders(content: string, original: string | null | 
     }
     return originalLines.has(line);
   };
+  const comment = commentLine(path);
+  const bareEllipsis = bareEllipsisIsPlaceholder(path);
   const found: Array<{ line: number; text: string }> = [];
   content.split('\n').forEach((raw, index) => {
     const line = raw.replace(/\r$/, '');
     if (line.length > 160) return;
+    const trimmed = line.trim();
+    let lazy = false;
     const stub = STUB_WITH_COMMENT.exec(line);
-    if (stub && STUB_WORDS.test(stub[4]!) && !inOriginal(line.trim())) {
-      found.push({ line: index + 1, text: line.trim() });
-      return;
+    if (stub && STUB_WORDS.test(stub[4]!)) lazy = true;
+    else if (bareEllipsis && /^(\.\.\.|…),?$/.test(trimmed)) lazy = true;
+    else {
+      const m = comment.exec(line);
+      if (!m) return;
+      const text = m[1]!.trim();
+      lazy =
+        /^(\.\.\.|…)+$/.test(text) ||
+        (ELLIPSIS.test(text) && STRONG.test(text)) ||
+        (EDGE_ELLIPSIS.test(text) && WEAK.test(text)) ||
+        PHRASES.some((p) => p.test(text));
     }
-    const m = COMMENT_LINE.exec(line);
-    if (!m) return;
-    const text = m[1]!.trim();
-    const lazy =
-      /^(\.\.\.|…)+$/.test(text) ||
-      (ELLIPSIS.test(text) && STRONG.test(text)) ||
-      (EDGE_ELLIPSIS.test(text) && WEAK.test(text)) ||
-      PHRASES.some((p) => p.test(text));
-    if (lazy && !inOriginal(line.trim())) found.push({ line: index + 1, text: line.trim() });
+    if (lazy && !inOriginal(trimmed)) found.push({ line: index + 1, text: trimmed });
   });
   return found;
 }

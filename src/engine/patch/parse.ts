@@ -1,5 +1,5 @@
 import { mentionsProjectId, parseControlBlock } from './control.js';
-import { parseFenceInfo, parseFirstLineHeader, type BlockHeader } from './header.js';
+import { parseBarePathLine, parseFenceInfo, parseFirstLineHeader, type BlockHeader } from './header.js';
 import { isSearchReplaceBody } from './strategies/search-replace.js';
 import { isUnifiedDiffBody, splitDiffByFile } from './strategies/unified.js';
 import type { ControlBlock, FileOperation, ParsedResponse, ParseFailureCode, PatchStrategy } from './types.js';
@@ -14,6 +14,8 @@ interface Fence {
 
 interface Block {
   readonly fence: Fence;
+  /** A Markdown document that reached the end of the answer without its closing fence. */
+  cutOff?: boolean;
   readonly header: BlockHeader | null;
   readonly body: string[];
   readonly startLine: number;
@@ -83,6 +85,10 @@ function scan(lines: readonly string[], pairInner: boolean): Segment[] {
     const pairedClose = pairInner && pairsInnerFences(fence, block.header) ? markdownClose(lines, i, fence) : null;
     let j = i + 1;
     for (; j < lines.length; j += 1) {
+      if (pairedClose === 'unclosed') {
+        block.cutOff = true; // cut off inside the document: the block stays open
+        continue;
+      }
       if (pairedClose !== null ? j === pairedClose : closesFence(lines[j]!, fence)) {
         block.closed = true;
         break;
@@ -97,48 +103,43 @@ function scan(lines: readonly string[], pairInner: boolean): Segment[] {
 
 /**
  * Finds where a Markdown file block that uses the same fence as its inner code blocks really
- * ends. Inner blocks that open with a language tag claim the next bare fence; the bare fences
- * left over pair up among themselves, so when their number is odd the last one closes the file.
- * The search stops at the next block that names a file or holds the control block. Null when
- * this cannot be decided (the plain rules then apply).
+ * ends. Inner blocks that open with a language tag claim the next bare fence. A bare fence
+ * followed by content opens an inner block; one followed by a blank line, another fence or the
+ * end closes one — and when no inner block is open, it closes the file. 'unclosed' when the
+ * answer ends first (it was cut off); null when it cannot be decided (the plain rules apply).
  */
-function markdownClose(lines: readonly string[], start: number, fence: Fence): number | null {
-  let open = 0;
+function markdownClose(lines: readonly string[], start: number, fence: Fence): number | 'unclosed' | null {
+  let tagged = 0;
+  let bareOpen = 0;
   const unclaimed: number[] = [];
+  let bounded = false;
   for (let j = start + 1; j < lines.length; j += 1) {
     const line = lines[j]!;
     const inner = openingFence(line);
     if (inner === null || inner.char !== fence.char) continue;
-    const bare = closesFence(line, fence);
-    if (!bare) {
+    if (!closesFence(line, fence)) {
       if (inner.length < fence.length) continue;
-      const startsNextBlock = parseFenceInfo(inner.info) !== null || opensControlBlock(lines, j);
-      if (startsNextBlock) break;
-      open += 1;
+      if (parseFenceInfo(inner.info) !== null) {
+        bounded = true; // the next file block: this one must have ended before it
+        break;
+      }
+      tagged += 1;
       continue;
     }
-    if (opensControlBlock(lines, j)) break; // a bare fence opening the control block
-    if (open > 0) open -= 1;
-    else unclaimed.push(j);
+    if (tagged > 0) {
+      tagged -= 1;
+      continue;
+    }
+    unclaimed.push(j);
+    const next = lines[j + 1];
+    const closesSomething = next === undefined || next.trim() === '' || openingFence(next) !== null;
+    if (!closesSomething) bareOpen += 1;
+    else if (bareOpen > 0) bareOpen -= 1;
+    else return j;
   }
+  if (!bounded && unclaimed.length === 0) return 'unclosed';
+  // Fall back to parity: bare fences pair up among themselves, an odd one out closes the file.
   return unclaimed.length % 2 === 1 ? unclaimed[unclaimed.length - 1]! : null;
-}
-
-/**
- * Whether the fence at `at` opens the control block: its body names a projectId and a uuid.
- * (A YAML example inside a Markdown document may well name a project_id; it has no uuid.)
- */
-function opensControlBlock(lines: readonly string[], at: number): boolean {
-  const fence = openingFence(lines[at]!);
-  if (fence === null) return false;
-  let projectId = false;
-  let uuid = false;
-  // The body runs to the next fence line of any kind: a control block holds no fences.
-  for (let j = at + 1; j < lines.length && openingFence(lines[j]!) === null; j += 1) {
-    if (mentionsProjectId(lines[j]!)) projectId = true;
-    if (/^\s*["']?uuid["']?\s*:/i.test(lines[j]!)) uuid = true;
-  }
-  return projectId && uuid;
 }
 
 function dedent(line: string, indent: number): string {
@@ -148,7 +149,7 @@ function dedent(line: string, indent: number): string {
   return line.slice(i);
 }
 
-const DELETE_MARKER = /^(\/\/|#|--|\/\*|<!--)\s*TODO\s*:?\s*delete this file\.?\s*(\*\/|-->)?$/i;
+const DELETE_MARKER = /^(\/\/|#|--|::|;|%|REM\s|\/\*|<!--)\s*TODO\s*:?\s*delete this file\b[^\n]*$/i;
 
 /** Cheap test used before parsing clipboard text: could this be a patch at all? */
 export function looksLikePatch(text: string): boolean {
@@ -161,7 +162,8 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
   if (text.trim().length === 0) return fail('EMPTY_RESPONSE', 'The response is empty.');
   const lines = unwrapWholeAnswer(text.split('\n'));
   let segments = scan(lines, true);
-  if (segments.some((s) => s.type === 'block' && !s.block.closed)) {
+  const cutOff = segments.some((s) => s.type === 'block' && s.block.cutOff === true);
+  if (!cutOff && segments.some((s) => s.type === 'block' && !s.block.closed)) {
     const strict = scan(lines, false);
     if (!strict.some((s) => s.type === 'block' && !s.block.closed)) segments = strict;
   }
@@ -176,13 +178,15 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
   const warnings: string[] = [];
   const operations: FileOperation[] = [];
   const reasoning: string[] = [];
-  let control: { position: number; text: string } | null = null;
+  // Every block or region that names a projectId; the control block is the last one that also
+  // has a uuid (a P.S. with an example config may name a project_id too).
+  const controls: Array<{ position: number; text: string }> = [];
 
   for (const [position, segment] of segments.entries()) {
     if (segment.type === 'prose') {
       const region = unfencedControlRegion(segment.lines);
       if (region) {
-        control = { position, text: segment.lines.slice(region.start, region.end).join('\n') };
+        controls.push({ position, text: segment.lines.slice(region.start, region.end).join('\n') });
         pushProse(reasoning, [...segment.lines.slice(0, region.start), ...segment.lines.slice(region.end)]);
       } else {
         pushProse(reasoning, segment.lines);
@@ -195,12 +199,29 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
     if (header === null && body.length > 0) {
       header = parseFirstLineHeader(body[0]!);
       if (header !== null) body = body.slice(1);
+      else {
+        const bare = parseBarePathLine(body[0]!);
+        const rest = body.slice(1).join('\n');
+        if (bare && (isSearchReplaceBody(rest) || isUnifiedDiffBody(rest))) {
+          header = bare;
+          body = body.slice(1);
+        }
+      }
     }
     if (header === null && mentionsProjectId(body.join('\n'))) {
-      control = { position, text: body.join('\n') };
+      controls.push({ position, text: body.join('\n') });
       continue;
     }
     if (header === null) header = pathLineBefore(segments[position - 1], body);
+    if (header === null && splitDiffByFile(body.join('\n')) === null) {
+      const named = precedingPathLine(segments[position - 1]);
+      if (named) {
+        return fail(
+          'UNHEADED_FILE_BLOCK',
+          `The code block after the line "${named}" has no path header, so it is not clear whether it is meant as that file's new content. Nothing was applied; ask for the block with a header like \`\`\`ts // ${named}.`,
+        );
+      }
+    }
     if (header === null) {
       // A plain ```diff block that names its files in ---/+++ lines is an edit of those files.
       const perFile = splitDiffByFile(body.join('\n'));
@@ -216,6 +237,7 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
     operations.push(...op.value);
   }
 
+  const control = [...controls].reverse().find((c) => /^\s*["']?uuid["']?\s*:/im.test(c.text)) ?? controls[controls.length - 1] ?? null;
   if (control === null) {
     return fail('NO_CONTROL_BLOCK', 'No control block found: a patch ends with a YAML block giving projectId and uuid. Nothing was applied.');
   }
@@ -247,6 +269,16 @@ function unwrapWholeAnswer(lines: string[]): string[] {
   return innerHasFileBlock && !innerCloses ? inner : lines;
 }
 
+/** The path a prose segment's last line consists of, if that is all it says. */
+function precedingPathLine(previous: Segment | undefined): string | null {
+  if (previous?.type !== 'prose') return null;
+  // The path line may be followed by one blank line before the fence.
+  const lines = previous.lines;
+  const last = lines[lines.length - 1]?.trim() === '' ? lines[lines.length - 2] : lines[lines.length - 1];
+  const header = parseBarePathLine(last ?? '');
+  return header?.kind === 'file' ? header.path : null;
+}
+
 /**
  * Some assistants (aider's style) put the path alone on the line right before the fence. That
  * line is taken as the header only when the block's body is a patch (SEARCH/REPLACE or a diff),
@@ -254,14 +286,10 @@ function unwrapWholeAnswer(lines: string[]): string[] {
  */
 function pathLineBefore(previous: Segment | undefined, body: readonly string[]): BlockHeader | null {
   if (previous?.type !== 'prose') return null;
-  const line = previous.lines[previous.lines.length - 1]?.trim() ?? '';
+  const header = parseBarePathLine(previous.lines[previous.lines.length - 1] ?? '');
+  if (header?.kind !== 'file') return null;
   const bodyText = body.join('\n');
-  if (!isSearchReplaceBody(bodyText) && !isUnifiedDiffBody(bodyText)) return null;
-  const bare = line.replace(/^\*\*|\*\*$/g, '').replace(/:$/, '').trim();
-  const unquoted = /^(`|"|')(.+)\1$/.exec(bare)?.[2] ?? bare;
-  if (unquoted.includes(' ')) return null;
-  const header = parseFirstLineHeader(`// ${unquoted}`);
-  return header?.kind === 'file' ? header : null;
+  return isSearchReplaceBody(bodyText) || isUnifiedDiffBody(bodyText) ? header : null;
 }
 
 function pushProse(reasoning: string[], lines: readonly string[]): void {
@@ -274,10 +302,13 @@ function fencedText(block: Block): string {
   return `${fence}${block.fence.info}\n${block.body.join('\n')}\n${fence}`;
 }
 
-function toOperation(header: BlockHeader, body: readonly string[], warnings: string[]): Result<FileOperation[], ParseFailureCode> {
-  if (header.kind === 'rename') return parseRename(body.join('\n'));
+function toOperation(header: BlockHeader, rawBody: readonly string[], warnings: string[]): Result<FileOperation[], ParseFailureCode> {
+  if (header.kind === 'rename') return parseRename(rawBody.join('\n'));
+  // No-break spaces in indentation are a copy-paste artefact of chat UIs: they mean spaces.
+  const body = rawBody.map((line) => line.replace(/^([+-]?)([ \t\u00A0]+)/, (_all, marker: string, ws: string) => marker + ws.replace(/\u00A0/g, ' ')));
   let bodyText = body.join('\n');
-  if (DELETE_MARKER.test(bodyText.trim())) return ok([{ kind: 'delete', path: header.path }]);
+  const withoutRepeatedPath = body.length > 1 && parseFirstLineHeader(body[0]!)?.kind === 'file' ? body.slice(1).join('\n') : bodyText;
+  if (DELETE_MARKER.test(bodyText.trim()) || DELETE_MARKER.test(withoutRepeatedPath.trim())) return ok([{ kind: 'delete', path: header.path }]);
   // A first line that repeats the header's path is not part of a patch body.
   if (body.length > 1) {
     const repeated = parseFirstLineHeader(body[0]!);

@@ -108,7 +108,7 @@ export function planOperations(root: string, operations: readonly FileOperation[
         if (entry.current !== null && entry.original !== null && looksBinary(entry.original)) {
           return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
         }
-        const applied = applyWrite(entry.current, op, path);
+        const applied = applyWrite(entry.current, op, path, entry.original);
         if (!applied.ok) {
           const near = applied.error.code === 'FILE_NOT_FOUND' ? nearbyPath(root, path) : null;
           return near ? fail(applied.error.code, `${applied.error.message} Did you mean ${near}?`, path) : applied;
@@ -145,7 +145,7 @@ export function planOperations(root: string, operations: readonly FileOperation[
   return ok({ changes: tree.changes(), tiers });
 }
 
-function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string, original: string | null): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
   if (file === null && op.inferred && !createsNewFile(op)) {
     // No strategy word, a body that looks like a patch, and no such file: the body can only be
     // the new file's content (a test fixture holding a diff, say).
@@ -154,7 +154,7 @@ function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'w
   }
   switch (op.strategy) {
     case 'replace': {
-      const replaced = applyReplace(file, op.body, path);
+      const replaced = applyReplace(file, op.body, path, file === null ? original : undefined);
       return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
     }
     case 'search-replace':

@@ -42,6 +42,7 @@ export type ParseFailureCode =
   | 'INVALID_CONTROL_BLOCK'
   | 'TRUNCATED_RESPONSE'
   | 'NO_OPERATIONS'
+  | 'UNHEADED_FILE_BLOCK'
   | 'INVALID_RENAME_BLOCK';
 
 export type ApplyFailureCode =

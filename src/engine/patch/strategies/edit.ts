@@ -29,7 +29,7 @@ export function applyEdit(file: FileText, variants: readonly (readonly EditLine[
   const removesCode = (variants[0] ?? []).some((e) => e.op === 'del' && e.text.trim() !== '');
   if (added.length > 0 && removesCode) {
     // "// ... existing code ..." standing in for removed lines would delete them for real.
-    const lazy = findLazyPlaceholders(added.join('\n'), () => fromFileText(file));
+    const lazy = findLazyPlaceholders(added.join('\n'), () => fromFileText(file), path);
     if (lazy.length > 0) {
       return fail('LAZY_PLACEHOLDER', `${path}: ${label.name} replaces code with a placeholder (${JSON.stringify(lazy[0]!.text)}); applying it would delete that code. Ask for the full replacement text.`, path);
     }

@@ -6,10 +6,12 @@ import { fail, ok, type Result } from '../../result.js';
 /**
  * A full-file replacement. The new text keeps the old file's line endings, BOM and
  * final-newline state; a placeholder standing for omitted code refuses the replacement.
+ * `original` is what the path held before the whole answer (a delete earlier in the same answer
+ * does not make a placeholder harmless).
  */
-export function applyReplace(file: FileText | null, body: string, path: string): Result<FileText, ApplyFailureCode> {
-  if (file !== null) {
-    const lazy = findLazyPlaceholders(body, fromFileText(file));
+export function applyReplace(file: FileText | null, body: string, path: string, original: string | null = file === null ? null : fromFileText(file)): Result<FileText, ApplyFailureCode> {
+  if (original !== null) {
+    const lazy = findLazyPlaceholders(body, original, path);
     if (lazy.length > 0) {
       const first = lazy[0]!;
       return fail(
