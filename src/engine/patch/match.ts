@@ -41,7 +41,8 @@ const PUNCTUATION: ReadonlyArray<readonly [RegExp, string]> = [
 function normalisePunctuation(text: string): string {
   // Fast path: plain ASCII lines (nearly all code) need no work.
   if (/^[\x00-\x7F]*$/.test(text)) return text;
-  let out = text;
+  // Composed and decomposed accents (NFC/NFD) are the same text.
+  let out = text.normalize('NFC');
   for (const [pattern, replacement] of PUNCTUATION) out = out.replace(pattern, replacement);
   return out;
 }
@@ -165,9 +166,12 @@ function locateContiguous(keyed: KeyedFile, old: readonly string[], tier: MatchT
  */
 export function indentStructureAgrees(old: readonly string[], fileLines: readonly Line[], pairs: ReadonlyArray<readonly [number, number]>): boolean {
   let previous: { old: number; file: number } | null = null;
-  for (const [o, f] of pairs) {
+  // The first line is where a copy most often starts at the first non-blank character; its
+  // own indentation is not compared, only the structure from the second line on.
+  const first = pairs.findIndex(([o]) => old[o]!.trim() !== '');
+  for (const [k, [o, f]] of pairs.entries()) {
     const oldText = old[o]!;
-    if (oldText.trim() === '') continue;
+    if (oldText.trim() === '' || k === first) continue;
     const current = { old: indentWidth(oldText), file: indentWidth(fileLines[f]!.text) };
     if (previous && Math.sign(current.old - previous.old) !== Math.sign(current.file - previous.file)) return false;
     previous = current;
@@ -368,8 +372,11 @@ function makeReindenter(file: FileText, edit: readonly EditLine[], oldLines: rea
   const fileUnit = detectIndentUnit(file.lines.map((l) => l.text));
   const oldUnitWidth = indentWidth(detectIndentUnit(edit.map((e) => e.text))) || 2;
   const known = [...mapping.entries()].sort((a, b) => a[0] - b[0]);
+  const fileUsesTabs = [...mapping.values()].some((indent) => indent.includes('\t'));
   return (text) => {
     if (text.trim() === '') return '';
+    // A tab-indented line for a tab-indented file is already in the file's style.
+    if (fileUsesTabs && /^\t+\S/.test(text)) return text;
     const width = indentWidth(text);
     const body = text.slice(leadingWhitespace(text).length);
     const exact = mapping.get(width);

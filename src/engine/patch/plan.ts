@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import nodePath from 'node:path';
 import type { ApplyFailureCode, FileOperation } from './types.js';
 import type { MatchTier } from './match.js';
@@ -35,6 +36,7 @@ export function reservedTopLevel(root: string): string[] {
 
 interface Entry {
   readonly original: string | null;
+  readonly notUtf8?: boolean;
   current: FileText | null;
   readonly isDirectory: boolean;
 }
@@ -74,8 +76,11 @@ class VirtualTree {
       return { original: null, current: null, isDirectory: false };
     }
     if (stat.isDirectory()) return { original: null, current: null, isDirectory: true };
-    const content = readFileSync(absolute, 'utf8');
-    return { original: content, current: toFileText(content), isDirectory: false };
+    const bytes = readFileSync(absolute);
+    const content = bytes.toString('utf8');
+    // Text that is not UTF-8 (Latin-1, say) would come back with its other bytes corrupted.
+    const notUtf8 = !isUtf8(bytes);
+    return { original: content, current: toFileText(content), isDirectory: false, notUtf8 };
   }
 
   changes(): PlannedChange[] {
@@ -108,6 +113,14 @@ export function planOperations(root: string, operations: readonly FileOperation[
         if (entry.current !== null && entry.original !== null && looksBinary(entry.original)) {
           return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
         }
+        const creates = op.strategy === 'replace' || op.inferred === true || createsNewFile(op);
+        const clash = creates && entry.original === null && entry.current === null ? caseClash(root, path) : null;
+        if (clash) {
+          return fail('PATH_CASE_CLASH', `${path} would be a new file next to ${clash}, which differs only in case: on macOS and Windows they are the same file. It is not clear whether the answer means to replace ${clash}; nothing was applied.`, path);
+        }
+        if (entry.notUtf8 && entry.current !== null) {
+          return fail('ENCODING_UNSUPPORTED', `${path} is not UTF-8 text (Latin-1 or another legacy encoding?). Relay Desk patches UTF-8 files only, so that no byte it does not mean to change is altered; convert the file to UTF-8 first. Nothing was applied.`, path);
+        }
         const applied = applyWrite(entry.current, op, path, entry.original);
         if (!applied.ok) {
           const near = applied.error.code === 'FILE_NOT_FOUND' ? nearbyPath(root, path) : null;
@@ -126,9 +139,13 @@ export function planOperations(root: string, operations: readonly FileOperation[
       }
       case 'rename': {
         const from = (tree.resolve(op.from) as { value: string }).value;
-        const to = (tree.resolve(op.to) as { value: string }).value;
+        let to = (tree.resolve(op.to) as { value: string }).value;
+        // "to": "scripts/dev/" (or an existing folder) means into that folder, as with mv.
+        if (/[\\/]\s*$/.test(op.to) || tree.entry(to).isDirectory) to = `${to}/${nodePath.posix.basename(from)}`;
         const source = tree.entry(from);
         const target = tree.entry(to);
+        const clash = target.current === null ? caseClash(root, to) : null;
+        if (clash) return fail('PATH_CASE_CLASH', `Cannot rename ${from} to ${to}: ${clash} already exists and differs only in case (the same file on macOS and Windows). Nothing was applied.`, to);
         if (source.current === null) return fail('RENAME_SOURCE_MISSING', `Cannot rename ${from}: it does not exist.`, from);
         if (from === to) break;
         if (target.current !== null || target.isDirectory) {
@@ -177,6 +194,12 @@ function createsNewFile(op: Extract<FileOperation, { kind: 'write' }>): boolean 
     return parsed.ok && parsed.value.blocks.length === 1 && parsed.value.blocks[0]!.search.every((l) => l.trim() === '');
   }
   return false;
+}
+
+/** An existing file whose path differs from `relative` only in case, if any. */
+function caseClash(root: string, relative: string): string | null {
+  const near = nearbyPath(root, relative);
+  return near !== null && near !== relative ? near : null;
 }
 
 /** A file in the same folder whose name differs only in case (a common slip in answers). */

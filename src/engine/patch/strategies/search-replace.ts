@@ -110,6 +110,8 @@ function replaceWithinLine(file: FileText, block: SearchReplaceBlock): FileText 
   for (const [i, line] of file.lines.entries()) {
     const first = line.text.indexOf(needle);
     if (first === -1) continue;
+    // Text after a comment marker is not code: a statement found only there is not found.
+    if (/(\/\/|#|\/\*|<!--|--\s)/.test(line.text.slice(0, first))) continue;
     if (at !== -1 || line.text.indexOf(needle, first + 1) !== -1) return 'ambiguous';
     at = i;
   }

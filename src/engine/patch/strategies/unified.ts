@@ -21,6 +21,8 @@ export interface ParsedDiff {
   readonly hunks: readonly Hunk[];
   readonly createsFile: boolean;
   readonly deletesFile: boolean;
+  /** What `\ No newline at end of file` markers say about each side, when there are any. */
+  readonly noFinalNewline: { readonly old: boolean; readonly new: boolean } | null;
 }
 
 const HUNK_HEADER = /^@@.*@@?.*$|^@@\s*$/;
@@ -48,6 +50,7 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
   const hunks: Hunk[] = [];
   let createsFile = false;
   let deletesFile = false;
+  let noFinalNewline: { old: boolean; new: boolean } | null = null;
   let current: { lines: EditLine[]; oldStart?: number; rawEmpty: boolean[]; raw: (string | null)[]; unprefixed: boolean } | null = null;
   let afterFileHeader = false;
   const start = (oldStart?: number): NonNullable<typeof current> => ({ lines: [], rawEmpty: [], raw: [], unprefixed: false, ...(oldStart !== undefined ? { oldStart } : {}) });
@@ -95,7 +98,14 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
       if (hasHeaders && !afterFileHeader) continue;
       current = start();
     }
-    if (line.startsWith('\\')) continue; // "\ No newline at end of file": we keep the file's own final-newline state
+    if (line.startsWith('\\')) {
+      // "\ No newline at end of file" speaks of the line before it: old side, new side, or both.
+      const before = current.lines[current.lines.length - 1]?.op;
+      noFinalNewline ??= { old: false, new: false };
+      if (before === 'del' || before === 'ctx') noFinalNewline.old = true;
+      if (before === 'add' || before === 'ctx') noFinalNewline.new = true;
+      continue;
+    }
     if (line === '') {
       current.lines.push({ op: 'ctx', text: '' });
       current.rawEmpty.push(true);
@@ -112,7 +122,7 @@ export function parseUnifiedDiff(body: string): Result<ParsedDiff, ApplyFailureC
   }
   finish();
   if (hunks.length === 0) return fail('DIFF_MALFORMED', 'The diff has no hunks (no lines starting with " ", "+" or "-").');
-  return ok({ hunks, createsFile, deletesFile });
+  return ok({ hunks, createsFile, deletesFile, noFinalNewline });
 }
 
 /** A context line that only says "code skipped here": `...`, `// ...`, a C-style comment of dots, `// ... existing code ...`. */
@@ -223,6 +233,9 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
     current = applied.value.file;
     tiers.push(applied.value.tier);
   }
+  // Markers that agree with the file about the old side say what the new side should be.
+  const markers = parsed.value.noFinalNewline;
+  if (markers && markers.old !== markers.new && markers.old === !file.finalNewline) current = { ...current, finalNewline: !markers.new };
   return ok({ file: current, tiers });
 }
 
