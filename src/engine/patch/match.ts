@@ -26,7 +26,7 @@ export interface Placement {
 
 export type LocateResult =
   | { readonly kind: 'found'; readonly placement: Placement }
-  | { readonly kind: 'ambiguous'; readonly tier: MatchTier; readonly lines: readonly number[] }
+  | { readonly kind: 'ambiguous'; readonly tier: MatchTier; readonly lines: readonly number[]; readonly placements: readonly Placement[] }
   | { readonly kind: 'missing' };
 
 const PUNCTUATION: ReadonlyArray<readonly [RegExp, string]> = [
@@ -119,7 +119,13 @@ export function locate(keyed: KeyedFile, edit: readonly EditLine[], tiers: reado
   for (const tier of tiers) {
     const found = tier === 'fuzzy' ? locateFuzzy(keyed, old, removals) : locateContiguous(keyed, old, tier);
     if (found.length === 1) return { kind: 'found', placement: found[0]! };
-    if (found.length > 1) return { kind: 'ambiguous', tier, lines: found.map((p) => p.start + 1) };
+    if (found.length > 1) {
+      // A place made only of lines an earlier edit of this answer inserted is not where the
+      // answer meant: it could not have seen them. If that leaves one place, it is the one.
+      const original = found.filter((p) => p.pairs.some(([, f]) => keyed.file.lines[f]!.inserted !== true));
+      if (original.length === 1) return { kind: 'found', placement: original[0]! };
+      return { kind: 'ambiguous', tier, lines: found.map((p) => p.start + 1), placements: found };
+    }
   }
   return { kind: 'missing' };
 }

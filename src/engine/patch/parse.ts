@@ -1,7 +1,7 @@
 import { mentionsProjectId, parseControlBlock } from './control.js';
 import { parseBarePathLine, parseFenceInfo, parseFirstLineHeader, type BlockHeader } from './header.js';
 import { isSearchReplaceBody } from './strategies/search-replace.js';
-import { isUnifiedDiffBody, splitDiffByFile } from './strategies/unified.js';
+import { isUnifiedDiffBody, splitDiffSections, type DiffSection } from './strategies/unified.js';
 import type { ControlBlock, FileOperation, ParsedResponse, ParseFailureCode, PatchStrategy } from './types.js';
 import { fail, ok, type Result } from '../result.js';
 
@@ -213,7 +213,7 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
       continue;
     }
     if (header === null) header = pathLineBefore(segments[position - 1], body);
-    if (header === null && splitDiffByFile(body.join('\n')) === null) {
+    if (header === null && splitDiffSections(body.join('\n')) === null) {
       const named = precedingPathLine(segments[position - 1]);
       if (named) {
         return fail(
@@ -224,9 +224,9 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
     }
     if (header === null) {
       // A plain ```diff block that names its files in ---/+++ lines is an edit of those files.
-      const perFile = splitDiffByFile(body.join('\n'));
-      if (perFile) {
-        for (const section of perFile) operations.push({ kind: 'write', path: section.path, strategy: 'unified', body: section.body });
+      const sections = splitDiffSections(body.join('\n'));
+      if (sections) {
+        operations.push(...sectionsToOperations(sections));
         continue;
       }
       reasoning.push(fencedText(block));
@@ -302,6 +302,14 @@ function fencedText(block: Block): string {
   return `${fence}${block.fence.info}\n${block.body.join('\n')}\n${fence}`;
 }
 
+/** The operations of a multi-file diff: renames first where git says so, then each file's edit. */
+function sectionsToOperations(sections: readonly DiffSection[]): FileOperation[] {
+  return sections.flatMap((section): FileOperation[] => [
+    ...(section.renamedFrom ? [{ kind: 'rename' as const, from: section.renamedFrom, to: section.path }] : []),
+    ...(section.body.trim() !== '' ? [{ kind: 'write' as const, path: section.path, strategy: 'unified' as const, body: section.body }] : []),
+  ]);
+}
+
 function toOperation(header: BlockHeader, rawBody: readonly string[], warnings: string[]): Result<FileOperation[], ParseFailureCode> {
   if (header.kind === 'rename') return parseRename(rawBody.join('\n'));
   // No-break spaces in indentation are a copy-paste artefact of chat UIs: they mean spaces.
@@ -316,6 +324,13 @@ function toOperation(header: BlockHeader, rawBody: readonly string[], warnings: 
     if (repeated?.kind === 'file' && repeated.path === header.path && (isSearchReplaceBody(rest) || isUnifiedDiffBody(rest))) bodyText = rest;
   }
   const strategy = chooseStrategy(header.strategy, bodyText, header.path, warnings);
+  if (strategy === 'unified') {
+    // A whole `git diff` of several files (or with a rename) under one header: each part goes to its own file.
+    const sections = splitDiffSections(bodyText);
+    if (sections && (sections.length > 1 || sections[0]!.renamedFrom) && sections.some((s) => s.path === header.path || s.renamedFrom === header.path)) {
+      return ok(sectionsToOperations(sections));
+    }
+  }
   const op: FileOperation = {
     kind: 'write',
     path: header.path,

@@ -2,6 +2,8 @@
 export interface Line {
   readonly text: string;
   readonly eol: string;
+  /** Set on lines an earlier edit of the same answer inserted (they never make a later edit ambiguous). */
+  readonly inserted?: boolean;
 }
 
 /** A text file split into lines, remembering everything needed to write it back byte for byte. */
@@ -55,7 +57,7 @@ export function spliceLines(file: FileText, start: number, count: number, replac
 
 /** A line the patch introduces: it takes the file's dominant ending when written. */
 export function newLine(text: string): Line {
-  return { text, eol: '' };
+  return { text, eol: '', inserted: true };
 }
 
 /** True when the content is probably binary (a NUL byte in the first 8 KB). */

@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff';
 import type { ApplyFailureCode } from '../types.js';
+import { parseBarePathLine, parseFirstLineHeader } from '../header.js';
 import type { EditLine, MatchTier } from '../match.js';
 import { newLine, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
@@ -8,6 +9,8 @@ import { fail, ok, type Result } from '../../result.js';
 export interface SearchReplaceBlock {
   readonly search: readonly string[];
   readonly replace: readonly string[];
+  /** Other readings when the text itself holds ======= lines (the most likely one is above). */
+  readonly alternatives?: ReadonlyArray<{ readonly search: readonly string[]; readonly replace: readonly string[] }>;
 }
 
 const SEARCH = /^\s*(<{5,9}|-{5,9})\s*SEARCH\s*$/;
@@ -16,21 +19,21 @@ const STANDARD_DIVIDER = /^\s*={7}\s*$/;
 const REPLACE = /^\s*(>{5,9}|\+{5,9})\s*REPLACE\s*$/;
 
 /**
- * Which line between `from` and `to` divides SEARCH from REPLACE. The standard 7-character
- * divider wins over other runs of "=" (a heading underline in the text, say). When the text
- * itself holds 7-character lines (an RST title in both SEARCH and REPLACE), the middle one of an
- * odd number divides symmetric halves; an even number cannot be told apart.
+ * The lines between `from` and `to` that may divide SEARCH from REPLACE, most likely first. The
+ * standard 7-character divider wins over other runs of "=" (a heading underline). When the text
+ * itself holds 7-character lines, every one is a candidate (the middle of an odd number first,
+ * for symmetric halves); applying picks the one whose SEARCH is in the file.
  */
-function dividerLine(lines: readonly string[], from: number, to: number): number | 'ambiguous' | null {
+function dividerCandidates(lines: readonly string[], from: number, to: number): number[] {
   const standard: number[] = [];
   let loose: number | null = null;
   for (let k = from; k < to; k += 1) {
     if (STANDARD_DIVIDER.test(lines[k]!)) standard.push(k);
     else if (loose === null && DIVIDER.test(lines[k]!)) loose = k;
   }
-  if (standard.length === 0) return loose;
-  if (standard.length % 2 === 0) return 'ambiguous';
-  return standard[(standard.length - 1) / 2]!;
+  if (standard.length === 0) return loose === null ? [] : [loose];
+  const middle = standard.length % 2 === 1 ? [standard[(standard.length - 1) / 2]!] : [];
+  return [...middle, ...standard.filter((k) => !middle.includes(k))];
 }
 
 /** Splits a body into SEARCH/REPLACE pairs; text between pairs is reported in `stray`. */
@@ -42,7 +45,8 @@ export function parseSearchReplace(body: string): Result<{ blocks: SearchReplace
   let i = 0;
   while (i < lines.length) {
     if (!SEARCH.test(lines[i]!)) {
-      if (lines[i]!.trim() !== '') stray += 1;
+      // A path line above a pair (aider's style) names the file; it is not stray text.
+      if (lines[i]!.trim() !== '' && parseBarePathLine(lines[i]!) === null && parseFirstLineHeader(lines[i]!) === null) stray += 1;
       i += 1;
       continue;
     }
@@ -51,16 +55,16 @@ export function parseSearchReplace(body: string): Result<{ blocks: SearchReplace
     const search: string[] = [];
     let blockEnd = i;
     while (blockEnd < lines.length && !REPLACE.test(lines[blockEnd]!) && !(blockEnd > i && SEARCH.test(lines[blockEnd]!))) blockEnd += 1;
-    const at = dividerLine(lines, i, blockEnd);
-    if (at === 'ambiguous') {
-      return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has several ======= lines and none of them is clearly the divider (the text itself has such lines). Nothing was applied.`);
-    }
-    if (at === null) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has no ======= divider.`);
+    const candidates = dividerCandidates(lines, i, blockEnd);
+    if (candidates.length === 0) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} has no ======= divider.`);
+    const blockStart = i;
+    const at = candidates[0]!;
     while (i < at) {
       search.push(lines[i]!);
       i += 1;
     }
     i += 1;
+    const others = candidates.slice(1).map((k) => ({ search: lines.slice(blockStart, k), replace: lines.slice(k + 1, blockEnd) }));
     const replace: string[] = [];
     while (i < lines.length && !REPLACE.test(lines[i]!)) {
       if (SEARCH.test(lines[i]!)) return fail('SEARCH_MALFORMED', `The SEARCH block starting on line ${startLine} is not closed with >>>>>>> REPLACE.`);
@@ -73,14 +77,14 @@ export function parseSearchReplace(body: string): Result<{ blocks: SearchReplace
       unterminated = true;
     }
     i += 1;
-    blocks.push({ search, replace });
+    blocks.push(others.length > 0 ? { search, replace, alternatives: others } : { search, replace });
   }
   return ok({ blocks, stray, unterminated });
 }
 
 /** True when the body is SEARCH/REPLACE blocks and nothing else. */
 export function isSearchReplaceBody(body: string): boolean {
-  const first = body.split('\n').find((l) => l.trim() !== '');
+  const first = body.split('\n').find((l) => l.trim() !== '' && parseBarePathLine(l) === null && parseFirstLineHeader(l) === null);
   if (first === undefined || !SEARCH.test(first)) return false;
   const parsed = parseSearchReplace(body);
   return parsed.ok && parsed.value.blocks.length > 0 && parsed.value.stray === 0;
@@ -144,8 +148,17 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
       continue;
     }
     if (current === null) return fail('FILE_NOT_FOUND', `${path}: the file does not exist, so its SEARCH block cannot match.`, path);
-    const edit = searchReplaceToEdit(block);
-    let applied = applyEdit(current, [edit, trimBlankEdges(edit)], path, { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' });
+    const label = { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' } as const;
+    const readings = [block, ...(block.alternatives ?? [])].map((reading) => {
+      const edit = searchReplaceToEdit(reading);
+      return applyEdit(current!, [edit, trimBlankEdges(edit)], path, label);
+    });
+    // The most likely reading wins when it fits; otherwise exactly one other reading must fit.
+    const fits = readings[0]!.ok ? [readings[0]!] : readings.filter((r) => r.ok);
+    if (fits.length > 1) {
+      return fail('SEARCH_MALFORMED', `${path}: ${name} has several ======= lines and more than one way of reading it fits the file; refusing to guess. Nothing was applied.`, path);
+    }
+    let applied = fits[0] ?? readings[0]!;
     if (!applied.ok && applied.error.code === 'SEARCH_NOT_FOUND') {
       const within = replaceWithinLine(current, block);
       if (within === 'ambiguous') return fail('SEARCH_AMBIGUOUS', `${path}: ${name} is part of a line and occurs more than once in the file; refusing to guess.`, path);

@@ -239,31 +239,67 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
   return ok({ file: current, tiers });
 }
 
+/** One file's part of a multi-file diff, as git prints it. */
+export interface DiffSection {
+  /** The file the hunks apply to (after a rename, its new path). */
+  readonly path: string;
+  /** Set when the section moves the file (`rename from`/`rename to`). */
+  readonly renamedFrom?: string;
+  /** The `---`/`+++` headers and hunks; empty for a pure rename. */
+  readonly body: string;
+}
+
+const GIT_HEADER = /^diff --git ("?)a\/(.+?)\1 ("?)b\/(.+?)\3\s*$/;
+
 /**
- * Splits a diff that names its files (`--- a/x` / `+++ b/x` pairs, as git prints them) into one
- * diff per file. Null when the body does not start with such headers.
+ * Splits a diff that names its files (`diff --git` sections, or `--- a/x` / `+++ b/x` pairs) into
+ * one part per file, with git's renames. Null when the body does not start with such headers.
  */
-export function splitDiffByFile(body: string): Array<{ path: string; body: string }> | null {
+export function splitDiffSections(body: string): DiffSection[] | null {
   const lines = body.split('\n');
-  const first = lines.findIndex((l) => l.trim() !== '' && !PREAMBLE.test(l));
-  if (first === -1 || !lines[first]!.startsWith('--- ') || !(lines[first + 1] ?? '').startsWith('+++ ')) return null;
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first === -1) return null;
+  const gitStarts = lines.flatMap((l, i) => (GIT_HEADER.test(l) ? [i] : []));
+  if (gitStarts.length > 0 && gitStarts[0] === first) return gitSections(lines, gitStarts);
+  if (!lines[first]!.startsWith('--- ') || !(lines[first + 1] ?? '').startsWith('+++ ')) return null;
   const starts: number[] = [];
   for (let i = first; i < lines.length - 1; i += 1) {
     if (lines[i]!.startsWith('--- ') && lines[i + 1]!.startsWith('+++ ') && (i === first || isHeaderPair(lines[i]!, lines[i + 1]!))) starts.push(i);
   }
-  const sections: Array<{ path: string; body: string }> = [];
+  const sections: DiffSection[] = [];
   starts.forEach((start, k) => {
     const end = k + 1 < starts.length ? starts[k + 1]! : lines.length;
     const section = lines.slice(start, end);
-    while (section.length > 0 && PREAMBLE.test(section[section.length - 1]!)) section.pop(); // next file's "diff --git" line
-    const oldPath = headerPath(lines[start]!.slice(4));
-    const newPath = headerPath(lines[start + 1]!.slice(4));
-    const gitStyle = oldPath.startsWith('a/') || newPath.startsWith('b/');
-    const chosen = newPath === '/dev/null' ? oldPath : newPath;
-    const path = gitStyle ? chosen.replace(/^[ab]\//, '') : chosen;
-    if (path && path !== '/dev/null') sections.push({ path, body: section.join('\n') });
+    while (section.length > 0 && PREAMBLE.test(section[section.length - 1]!)) section.pop();
+    const path = sectionPath(lines[start]!, lines[start + 1]!);
+    if (path) sections.push({ path, body: section.join('\n') });
   });
   return sections.length > 0 ? sections : null;
+}
+
+function gitSections(lines: readonly string[], starts: readonly number[]): DiffSection[] | null {
+  const sections: DiffSection[] = [];
+  for (const [k, start] of starts.entries()) {
+    const m = GIT_HEADER.exec(lines[start]!)!;
+    const part = lines.slice(start + 1, k + 1 < starts.length ? starts[k + 1]! : lines.length);
+    const renameFrom = part.find((l) => l.startsWith('rename from '))?.slice('rename from '.length).trim();
+    const renameTo = part.find((l) => l.startsWith('rename to '))?.slice('rename to '.length).trim();
+    const headerAt = part.findIndex((l, i) => l.startsWith('--- ') && (part[i + 1] ?? '').startsWith('+++ '));
+    const body = headerAt === -1 ? '' : part.slice(headerAt).join('\n');
+    const path = headerAt === -1 ? (renameTo ?? m[4]!) : (sectionPath(part[headerAt]!, part[headerAt + 1]!) ?? m[4]!);
+    sections.push({ path, body, ...(renameFrom && renameTo ? { renamedFrom: renameFrom } : {}) });
+  }
+  return sections.length > 0 ? sections : null;
+}
+
+/** The path a `---`/`+++` pair is about (the old one for a deletion), without git's a/ b/ prefixes. */
+function sectionPath(minus: string, plus: string): string | null {
+  const oldPath = headerPath(minus.slice(4));
+  const newPath = headerPath(plus.slice(4));
+  const gitStyle = oldPath.startsWith('a/') || newPath.startsWith('b/');
+  const chosen = newPath === '/dev/null' ? oldPath : newPath;
+  const path = gitStyle ? chosen.replace(/^[ab]\//, '') : chosen;
+  return path && path !== '/dev/null' ? path : null;
 }
 
 /** The path of a ---/+++ header line, without a trailing timestamp and quotes. */
