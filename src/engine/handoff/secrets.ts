@@ -10,9 +10,11 @@ export const SECRET_PATTERNS: ReadonlyArray<{ readonly name: SecretPatternName; 
   {
     name: 'generic-secret-assignment',
     // name = value, name: "value", "name": "value" — unless the value is a reference to where the
-    // secret lives (process.env.X, ${X}, <X>, {{X}}) or a mask (***).
+    // secret lives (process.env.X, ${X}, <X>, {{X}}) or a mask (***). The name may also be the last
+    // segment of a longer one (DB_PASSWORD, OPENAI_API_KEY, aws-secret-access-key): that is how
+    // environment files and shell exports spell most secrets.
     regex:
-      /\b(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|(?:access|auth|refresh|bearer)[_-]?token|token|password|passwd|pwd|private[_-]?key|access[_-]?key(?:[_-]?id)?)\b["']?\s*[:=]\s*["']?(?!process\.env|\$\{?|<|\{\{|os\.environ|env\.|\*{3})[A-Za-z0-9/+_.~=-]{8,}/i,
+      /(?:\b|(?<=[A-Za-z0-9][_-]))(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|(?:access|auth|refresh|bearer)[_-]?token|token|password|passwd|pwd|private[_-]?key|access[_-]?key(?:[_-]?id)?)\b["']?\s*[:=]\s*["']?(?!process\.env|\$\{?|<|\{\{|os\.environ|env\.|\*{3})[A-Za-z0-9/+_.~=-]{8,}/i,
   },
   { name: 'pem-private-key', regex: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/ },
 ];

@@ -41,6 +41,19 @@ describe('validateBrief', () => {
       expect(report.errors[0]!.section).toBe('Recent decisions');
     });
 
+    it('catches key=value secrets whose name ends in the keyword, as env files and exports spell them', () => {
+      const assignments = [
+        'DB_PASSWORD=supersecret123',
+        'export OPENAI_API_KEY=abcdefgh12345678',
+        'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        'github_token: "abcdefghijklmnop1234"',
+        'stripe-secret-key = abcdefgh12345678',
+      ];
+      for (const line of assignments) expect(scanSecrets(line), line).toEqual([{ pattern: 'generic-secret-assignment', line: 1 }]);
+      // A keyword inside a word is not a name segment.
+      for (const line of ['tokenizer=abcdefgh12345678', 'max_tokens=8000000000', 'password_hint=abcdefgh12345678']) expect(scanSecrets(line), line).toEqual([]);
+    });
+
     it('does not flag ordinary brief text, references to where secrets live, or masks', async () => {
       expect(validateBrief(await cleanBrief(), { mode: 'strict' }).errors).toEqual([]);
       const benign = [
