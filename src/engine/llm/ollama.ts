@@ -8,12 +8,14 @@ export const DEFAULT_OLLAMA_HOST = 'http://localhost:11434';
 
 /**
  * The base URL for an OLLAMA_HOST value, which Ollama accepts as "host", "host:port" or a
- * full URL: a missing scheme becomes http, a missing port 11434, and 0.0.0.0 (a listen
- * address) is dialled as 127.0.0.1.
+ * full URL: a missing scheme becomes http, a missing host 127.0.0.1, a missing port 11434,
+ * and 0.0.0.0 (a listen address) is dialled as 127.0.0.1.
  */
 export function ollamaBaseUrl(raw: string | undefined): string {
-  const value = raw?.trim();
+  let value = raw?.trim();
   if (!value) return DEFAULT_OLLAMA_HOST;
+  // Ollama reads a port alone (":11435") as that port on its default host.
+  if (/^:\d+$/.test(value)) value = `127.0.0.1${value}`;
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
   try {
     const url = new URL(hasScheme ? value : `http://${value}`);

@@ -218,6 +218,7 @@ describe('Ollama /api/chat', () => {
     ['', 'http://localhost:11434'],
     ['127.0.0.1', 'http://127.0.0.1:11434'],
     ['0.0.0.0', 'http://127.0.0.1:11434'],
+    [':11435', 'http://127.0.0.1:11435'],
     ['gpu-box:8080', 'http://gpu-box:8080'],
     ['localhost:80', 'http://localhost'],
     ['http://gpu-box:11434/', 'http://gpu-box:11434'],
