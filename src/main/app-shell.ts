@@ -2,7 +2,7 @@
 // ipcMain, one window, the tray, the clipboard watcher and notifications. Everything with
 // behaviour lives in plain modules (src/engine, src/host, the *-model/-tracker/-service files
 // here); this file only connects them to Electron.
-import { app, clipboard, dialog, protocol, type BrowserWindow } from 'electron';
+import { app, clipboard, dialog, Notification, protocol, type BrowserWindow } from 'electron';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATABASE_FILE, openStore, resolveNativeBinding, StoreError, type Store } from '../engine/store/index.js';
@@ -17,7 +17,7 @@ import { agentEnvironment } from './environment.js';
 import { bindHostToIpc } from './ipc.js';
 import { createLogger } from './logger.js';
 import { noProjectNotification, notificationFor, type NotificationModel } from './notifications.js';
-import { showNotification } from './notifier.js';
+import { createNotifier } from './notifier.js';
 import { APP_SCHEME, resolveRendererAsset } from './renderer-assets.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
 import { AppTray } from './tray.js';
@@ -109,9 +109,10 @@ export async function startApp(): Promise<void> {
   const tray = new AppTray(path.join(resourcesDir(), 'tray'), (action) => void act(action));
   const refreshTray = (): void => tray.show(buildTrayModel(tracker.input({ watching: settings.watchClipboard, projects: projectsForTray() })));
 
+  const notifier = createNotifier(Notification);
   const notify = (model: NotificationModel): void => {
     if (!settings.notifications) return;
-    showNotification(model, {
+    notifier.show(model, {
       open: () => showWindow(),
       approve: (approvalId) => void host.call('approve', { approvalId }),
       reject: (approvalId) => void host.call('reject', { approvalId }),
@@ -122,6 +123,8 @@ export async function startApp(): Promise<void> {
   host.subscribe((envelope) => {
     const model = notificationFor(envelope, projectName);
     tracker.observe(envelope, model);
+    const event = envelope.event;
+    if (event.type === 'task.approval-resolved' || event.type === 'approval.resolved') notifier.dismissApproval(event.approvalId);
     if (model) notify(model);
     refreshTray();
   });
