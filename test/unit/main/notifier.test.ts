@@ -1,14 +1,14 @@
 // The notifier over a stand-in for Electron's Notification class: what it shows, which
 // buttons, what clicks and actions do, and that it holds each notification until it is done.
 import { describe, expect, it } from 'vitest';
-import { createNotifier, type NativeNotification, type NativeNotificationClass, type NotifierHandlers } from '../../../src/main/notifier.js';
+import { createNotifier, type NativeNotificationClass, type NotifierHandlers } from '../../../src/main/notifier.js';
 import type { NotificationModel } from '../../../src/main/notifications.js';
 
 type Listener = (...args: unknown[]) => void;
 
 function fakeNotifications(supported = true) {
   const shown: FakeNotification[] = [];
-  class FakeNotification implements NativeNotification {
+  class FakeNotification {
     static isSupported(): boolean {
       return supported;
     }
@@ -28,7 +28,7 @@ function fakeNotifications(supported = true) {
       this.listeners.get(event)?.(...args);
     }
   }
-  return { shown, NotificationClass: FakeNotification as NativeNotificationClass };
+  return { shown, NotificationClass: FakeNotification as unknown as NativeNotificationClass };
 }
 
 function recorder() {
