@@ -12,6 +12,7 @@ import { readAppSettings } from '../host/app-settings.js';
 import { realEngines } from '../host/engines.js';
 import type { AppSettings } from '../shared/schemas.js';
 import { loginShellPath } from './agent-paths.js';
+import { HIDDEN_FLAG, linuxAutostartExecutable, linuxAutostartFile, setLinuxAutostart } from './autostart.js';
 import { startClipboardService } from './clipboard-service.js';
 import { agentEnvironment } from './environment.js';
 import { bindHostToIpc } from './ipc.js';
@@ -30,11 +31,18 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
-const HIDDEN_FLAG = '--hidden';
-
-/** Starts Relay Desk at login, in the tray (Windows and Linux get a flag; macOS reports it). */
+/**
+ * Starts Relay Desk at login, in the tray (Windows and Linux get a flag; macOS reports it).
+ * Electron's login items exist on macOS and Windows only; Linux gets an XDG autostart entry.
+ */
 function setAutoStart(enabled: boolean): void {
-  app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN_FLAG] });
+  // Unpackaged (development), the Electron binary needs the app folder to know what to run.
+  const args = app.isPackaged ? [HIDDEN_FLAG] : [app.getAppPath(), HIDDEN_FLAG];
+  if (process.platform === 'linux') {
+    setLinuxAutostart(enabled, { file: linuxAutostartFile(process.env), executable: linuxAutostartExecutable(process.env, process.execPath), args });
+    return;
+  }
+  app.setLoginItemSettings({ openAtLogin: enabled, args });
 }
 
 function openedAtLogin(): boolean {
@@ -157,10 +165,19 @@ export async function startApp(): Promise<void> {
     });
   };
 
+  function applyAutoStart(enabled: boolean): void {
+    try {
+      setAutoStart(enabled);
+    } catch (error) {
+      // A read-only config folder must not fail the settings change that asked for it.
+      log.error('cannot change auto-start at login', error);
+    }
+  }
+
   function applySettings(next: AppSettings): void {
     const watchChanged = next.watchClipboard !== settings.watchClipboard || next.clipboardPollIntervalMs !== settings.clipboardPollIntervalMs;
     settings = next;
-    setAutoStart(next.autoStart);
+    applyAutoStart(next.autoStart);
     if (watchChanged) startWatcher();
     refreshTray();
   }
@@ -205,7 +222,7 @@ export async function startApp(): Promise<void> {
     })();
   });
 
-  setAutoStart(settings.autoStart);
+  applyAutoStart(settings.autoStart);
   startWatcher();
   refreshTray();
   // Opened at login: stay in the tray. Opened by the user: show the window.

@@ -1,7 +1,7 @@
 // The desktop app's composition root, run in plain Node with a stand-in for the `electron`
 // module (the one thing that cannot exist here: its binary cannot be downloaded). Everything
 // behind it is real: the store on disk, the host and engines, the renderer build, a git repo.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../helpers/cli.js';
@@ -145,6 +145,8 @@ describe('the desktop composition root (with a stand-in for electron)', () => {
   it('wires the store, host, IPC, window, tray, clipboard watcher and notifications together', async () => {
     fake.state.appPath = REPO_ROOT; // where out/renderer and resources/ are
     fake.state.userData = tempDir('relay-app-data-');
+    const configHome = tempDir('relay-xdg-config-');
+    process.env.XDG_CONFIG_HOME = configHome;
     await startApp();
 
     // IPC: one handler per channel; the app's own frame answers, any other is refused.
@@ -172,7 +174,15 @@ describe('the desktop composition root (with a stand-in for electron)', () => {
     expect(await call('registerProject', { root })).toMatchObject({ ok: true });
     expect(await call('updateProjectSettings', { projectId: 'desk', approvalPolicy: { mode: 'auto' } })).toMatchObject({ ok: true });
     expect(await call('updateAppSettings', { clipboardPollIntervalMs: 100, autoStart: true })).toMatchObject({ ok: true });
-    expect(fake.state.loginItems.at(-1)).toMatchObject({ openAtLogin: true });
+    // Start at login: a login item on macOS and Windows, an XDG autostart entry on Linux.
+    if (process.platform === 'linux') {
+      expect(readFileSync(path.join(configHome, 'autostart', 'relay-desk.desktop'), 'utf8')).toMatch(/^Exec=.* --hidden$/m);
+      expect(fake.state.loginItems).toEqual([]);
+      expect(await call('updateAppSettings', { autoStart: false })).toMatchObject({ ok: true });
+      expect(existsSync(path.join(configHome, 'autostart', 'relay-desk.desktop'))).toBe(false);
+    } else {
+      expect(fake.state.loginItems.at(-1)).toMatchObject({ openAtLogin: true, args: [REPO_ROOT, '--hidden'] });
+    }
     fake.state.clipboardText = answer([{ path: 'a.txt', body: 'two' }], { projectId: 'desk' });
     await until(() => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', 'the copied answer to be applied');
     await until(() => fake.state.notifications.some((n) => n.title.startsWith('Patch applied')), 'the notification');
