@@ -19,6 +19,7 @@ import { bindHostToIpc } from './ipc.js';
 import { createLogger } from './logger.js';
 import { noProjectNotification, notificationFor, type NotificationModel } from './notifications.js';
 import { createNotifier } from './notifier.js';
+import { APP_ID, RESOURCE_FILES } from './packaging.js';
 import { APP_SCHEME, resolveRendererAsset } from './renderer-assets.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
 import { AppTray } from './tray.js';
@@ -55,6 +56,8 @@ function resourcesDir(): string {
 
 /** Starts everything once Electron is ready. */
 export async function startApp(): Promise<void> {
+  // Windows shows toasts only for an app with an AppUserModelID; the installer registers this one.
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   const log = createLogger(path.join(app.getPath('userData'), 'logs'));
   let store: Store;
   try {
@@ -94,7 +97,7 @@ export async function startApp(): Promise<void> {
 
   const showWindow = (): void => {
     if (!window || window.isDestroyed()) {
-      window = createMainWindow({ preloadDir: path.join(import.meta.dirname, '../preload'), icon: path.join(resourcesDir(), 'icon.png') });
+      window = createMainWindow({ preloadDir: path.join(import.meta.dirname, '../preload'), icon: path.join(resourcesDir(), RESOURCE_FILES.appIcon) });
       const stopForwarding = forwardEvents(host, (channel, envelope) => window?.webContents.send(channel, envelope));
       // Closing the window hides it: Relay Desk keeps running in the tray.
       window.on('close', (event) => {
@@ -114,7 +117,7 @@ export async function startApp(): Promise<void> {
   };
 
   const projectsForTray = () => store.projects.list().map((p) => ({ id: p.projectId, name: p.name, watching: p.settings.watching }));
-  const tray = new AppTray(path.join(resourcesDir(), 'tray'), (action) => void act(action));
+  const tray = new AppTray(path.join(resourcesDir(), RESOURCE_FILES.trayIcons), (action) => void act(action));
   const refreshTray = (): void => tray.show(buildTrayModel(tracker.input({ watching: settings.watchClipboard, projects: projectsForTray() })));
 
   const notifier = createNotifier(Notification);
