@@ -23,9 +23,9 @@ import { APP_ID, RESOURCE_FILES } from './packaging.js';
 import { APP_SCHEME, resolveRendererAsset } from './renderer-assets.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
 import { AppTray } from './tray.js';
-import { buildTrayModel, type TrayAction } from './tray-model.js';
+import { buildTrayModel, TRAY_RUNS, trayRunLabel, type TrayAction } from './tray-model.js';
 import { TrayTracker } from './tray-tracker.js';
-import { createMainWindow, trustedOrigin } from './window.js';
+import { createMainWindow, runPageUrl, trustedOrigin } from './window.js';
 
 /** Must run before the app is ready: app:// is a standard, secure scheme for our own files. */
 export function registerAppScheme(): void {
@@ -53,6 +53,9 @@ function openedAtLogin(): boolean {
 function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'resources');
 }
+
+/** Events that change nothing the tray shows (and can arrive many times a second). */
+const TRAY_QUIET_EVENTS: ReadonlySet<string> = new Set(['relay.output', 'metrics.usage', 'tick.stage', 'patch.parsed', 'patch.command']);
 
 /** Starts everything once Electron is ready. */
 export async function startApp(): Promise<void> {
@@ -95,9 +98,10 @@ export async function startApp(): Promise<void> {
     return new Response(new Uint8Array(await readFile(asset.file)), { headers: { 'content-type': asset.mime, 'content-security-policy': CONTENT_SECURITY_POLICY } });
   });
 
-  const showWindow = (): void => {
+  /** Shows the window (creating it if needed), on `page` when given (e.g. one run's detail). */
+  const showWindow = (page?: string): void => {
     if (!window || window.isDestroyed()) {
-      window = createMainWindow({ preloadDir: path.join(import.meta.dirname, '../preload'), icon: path.join(resourcesDir(), RESOURCE_FILES.appIcon) });
+      window = createMainWindow({ preloadDir: path.join(import.meta.dirname, '../preload'), icon: path.join(resourcesDir(), RESOURCE_FILES.appIcon), ...(page ? { url: page } : {}) });
       const stopForwarding = forwardEvents(host, (channel, envelope) => window?.webContents.send(channel, envelope));
       // Closing the window hides it: Relay Desk keeps running in the tray.
       window.on('close', (event) => {
@@ -109,6 +113,8 @@ export async function startApp(): Promise<void> {
         stopForwarding();
         window = null;
       });
+    } else if (page) {
+      void window.webContents.loadURL(page);
     }
     window.show();
     window.focus();
@@ -118,7 +124,12 @@ export async function startApp(): Promise<void> {
 
   const projectsForTray = () => store.projects.list().map((p) => ({ id: p.projectId, name: p.name, watching: p.settings.watching }));
   const tray = new AppTray(path.join(resourcesDir(), RESOURCE_FILES.trayIcons), (action) => void act(action));
-  const refreshTray = (): void => tray.show(buildTrayModel(tracker.input({ watching: settings.watchClipboard, projects: projectsForTray() })));
+  // The latest runs from the store: they include runs of earlier sessions and of the CLIs.
+  const recentRunsForTray = () => {
+    const listed = store.runs.list({ limit: TRAY_RUNS });
+    return 'error' in listed ? [] : listed.runs.map((run) => ({ id: run.id, label: trayRunLabel(run, projectName(run.projectId)) }));
+  };
+  const refreshTray = (): void => tray.show(buildTrayModel(tracker.input({ watching: settings.watchClipboard, projects: projectsForTray(), recentRuns: recentRunsForTray() })));
 
   const notifier = createNotifier(Notification);
   const notify = (model: NotificationModel): void => {
@@ -137,7 +148,8 @@ export async function startApp(): Promise<void> {
     const event = envelope.event;
     if (event.type === 'task.approval-resolved' || event.type === 'approval.resolved') notifier.dismissApproval(event.approvalId);
     if (model) notify(model);
-    refreshTray();
+    // Streamed output and stage chatter change nothing the tray shows; skip rebuilding its menu.
+    if (!TRAY_QUIET_EVENTS.has(event.type)) refreshTray();
   });
   const state = host.runtime.state();
   tracker.resetApprovals([
@@ -188,9 +200,11 @@ export async function startApp(): Promise<void> {
   async function act(action: TrayAction): Promise<void> {
     switch (action.kind) {
       case 'open-window':
-      case 'open-approval':
-      case 'open-run':
+      case 'open-approval': // the window shows its approval dialog for every waiting approval
         showWindow();
+        return;
+      case 'open-run':
+        showWindow(runPageUrl(action.runId));
         return;
       case 'toggle-watch':
         await host.call('updateAppSettings', { watchClipboard: !settings.watchClipboard });

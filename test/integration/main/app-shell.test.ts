@@ -18,7 +18,7 @@ const fake = vi.hoisted(() => {
     appListeners: new Map<string, Listener[]>(),
     ipcHandlers: new Map<string, Listener>(),
     protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
-    windows: [] as Array<{ options: Record<string, unknown>; url: string; sent: Array<[string, unknown]>; shown: boolean }>,
+    windows: [] as Array<{ options: Record<string, unknown>; url: string; loaded: string[]; sent: Array<[string, unknown]>; shown: boolean }>,
     trayMenus: [] as unknown[],
     trayImages: [] as string[],
     notifications: [] as Array<{ title: string; body: string }>,
@@ -28,16 +28,20 @@ const fake = vi.hoisted(() => {
     errors: [] as string[],
   };
   class FakeWindow {
-    readonly record: { options: Record<string, unknown>; url: string; sent: Array<[string, unknown]>; shown: boolean };
+    readonly record: { options: Record<string, unknown>; url: string; loaded: string[]; sent: Array<[string, unknown]>; shown: boolean };
     private readonly listeners = new Map<string, Listener[]>();
     readonly webContents: Record<string, unknown>;
     constructor(options: Record<string, unknown>) {
-      this.record = { options, url: '', sent: [], shown: false };
+      this.record = { options, url: '', loaded: [], sent: [], shown: false };
       state.windows.push(this.record);
       this.webContents = {
         setWindowOpenHandler: () => undefined,
         on: () => undefined,
         send: (channel: string, payload: unknown) => void this.record.sent.push([channel, payload]),
+        loadURL: (url: string) => {
+          this.record.loaded.push(url);
+          return Promise.resolve();
+        },
       };
     }
     once(event: string, fn: Listener): void {
@@ -187,6 +191,14 @@ describe('the desktop composition root (with a stand-in for electron)', () => {
     await until(() => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', 'the copied answer to be applied');
     await until(() => fake.state.notifications.some((n) => n.title.startsWith('Patch applied')), 'the notification');
     expect(window.sent.some(([channel]) => channel === 'relay:event')).toBe(true);
+
+    // The tray lists the latest runs from the store; clicking one opens its page in the window.
+    type MenuEntry = { label?: string; click?: () => void; submenu?: MenuEntry[] };
+    const runsMenu = () => (fake.state.trayMenus.at(-1) as MenuEntry[]).find((m) => m.label === 'Recent runs')!.submenu!;
+    await until(() => runsMenu()[0]?.label === `${path.basename(root)} · test: change — approved`, 'the run in the tray');
+    const [listed] = ((await call('listRuns', { projectId: 'desk', limit: 1 })).value as { runs: Array<{ id: string }> }).runs;
+    runsMenu()[0]!.click!();
+    expect(window.loaded.at(-1)).toBe(`app://relay-desk/index.html#/runs/${encodeURIComponent(listed!.id)}`);
 
     // An answer for a project nobody registered is not applied, and the user is told.
     fake.state.clipboardText = answer([{ path: 'a.txt', body: 'three' }], { projectId: 'nobody' });
