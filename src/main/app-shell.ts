@@ -2,7 +2,7 @@
 // ipcMain, one window, the tray, the clipboard watcher and notifications. Everything with
 // behaviour lives in plain modules (src/engine, src/host, the *-model/-tracker/-service files
 // here); this file only connects them to Electron.
-import { app, clipboard, dialog, protocol, type BrowserWindow } from 'electron';
+import { app, clipboard, dialog, Notification, protocol, type BrowserWindow } from 'electron';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATABASE_FILE, openStore, resolveNativeBinding, StoreError, type Store } from '../engine/store/index.js';
@@ -12,29 +12,38 @@ import { readAppSettings } from '../host/app-settings.js';
 import { realEngines } from '../host/engines.js';
 import type { AppSettings } from '../shared/schemas.js';
 import { loginShellPath } from './agent-paths.js';
+import { HIDDEN_FLAG, linuxAutostartExecutable, linuxAutostartFile, setLinuxAutostart } from './autostart.js';
 import { startClipboardService } from './clipboard-service.js';
 import { agentEnvironment } from './environment.js';
 import { bindHostToIpc } from './ipc.js';
 import { createLogger } from './logger.js';
 import { noProjectNotification, notificationFor, type NotificationModel } from './notifications.js';
-import { showNotification } from './notifier.js';
+import { createNotifier } from './notifier.js';
+import { APP_ID, RESOURCE_FILES } from './packaging.js';
 import { APP_SCHEME, resolveRendererAsset } from './renderer-assets.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
 import { AppTray } from './tray.js';
-import { buildTrayModel, type TrayAction } from './tray-model.js';
+import { buildTrayModel, TRAY_RUNS, trayRunLabel, type TrayAction } from './tray-model.js';
 import { TrayTracker } from './tray-tracker.js';
-import { createMainWindow, trustedOrigin } from './window.js';
+import { createMainWindow, runPageUrl, trustedOrigin } from './window.js';
 
 /** Must run before the app is ready: app:// is a standard, secure scheme for our own files. */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
-const HIDDEN_FLAG = '--hidden';
-
-/** Starts Relay Desk at login, in the tray (Windows and Linux get a flag; macOS reports it). */
+/**
+ * Starts Relay Desk at login, in the tray (Windows and Linux get a flag; macOS reports it).
+ * Electron's login items exist on macOS and Windows only; Linux gets an XDG autostart entry.
+ */
 function setAutoStart(enabled: boolean): void {
-  app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN_FLAG] });
+  // Unpackaged (development), the Electron binary needs the app folder to know what to run.
+  const args = app.isPackaged ? [HIDDEN_FLAG] : [app.getAppPath(), HIDDEN_FLAG];
+  if (process.platform === 'linux') {
+    setLinuxAutostart(enabled, { file: linuxAutostartFile(process.env), executable: linuxAutostartExecutable(process.env, process.execPath), args });
+    return;
+  }
+  app.setLoginItemSettings({ openAtLogin: enabled, args });
 }
 
 function openedAtLogin(): boolean {
@@ -45,8 +54,13 @@ function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'resources');
 }
 
+/** Events that change nothing the tray shows (and can arrive many times a second). */
+const TRAY_QUIET_EVENTS: ReadonlySet<string> = new Set(['relay.output', 'metrics.usage', 'tick.stage', 'patch.parsed', 'patch.command']);
+
 /** Starts everything once Electron is ready. */
 export async function startApp(): Promise<void> {
+  // Windows shows toasts only for an app with an AppUserModelID; the installer registers this one.
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   const log = createLogger(path.join(app.getPath('userData'), 'logs'));
   let store: Store;
   try {
@@ -84,9 +98,10 @@ export async function startApp(): Promise<void> {
     return new Response(new Uint8Array(await readFile(asset.file)), { headers: { 'content-type': asset.mime, 'content-security-policy': CONTENT_SECURITY_POLICY } });
   });
 
-  const showWindow = (): void => {
+  /** Shows the window (creating it if needed), on `page` when given (e.g. one run's detail). */
+  const showWindow = (page?: string): void => {
     if (!window || window.isDestroyed()) {
-      window = createMainWindow({ preloadDir: path.join(import.meta.dirname, '../preload'), icon: path.join(resourcesDir(), 'icon.png') });
+      window = createMainWindow({ preloadDir: path.join(import.meta.dirname, '../preload'), icon: path.join(resourcesDir(), RESOURCE_FILES.appIcon), ...(page ? { url: page } : {}) });
       const stopForwarding = forwardEvents(host, (channel, envelope) => window?.webContents.send(channel, envelope));
       // Closing the window hides it: Relay Desk keeps running in the tray.
       window.on('close', (event) => {
@@ -98,6 +113,8 @@ export async function startApp(): Promise<void> {
         stopForwarding();
         window = null;
       });
+    } else if (page) {
+      void window.webContents.loadURL(page);
     }
     window.show();
     window.focus();
@@ -106,12 +123,18 @@ export async function startApp(): Promise<void> {
   };
 
   const projectsForTray = () => store.projects.list().map((p) => ({ id: p.projectId, name: p.name, watching: p.settings.watching }));
-  const tray = new AppTray(path.join(resourcesDir(), 'tray'), (action) => void act(action));
-  const refreshTray = (): void => tray.show(buildTrayModel(tracker.input({ watching: settings.watchClipboard, projects: projectsForTray() })));
+  const tray = new AppTray(path.join(resourcesDir(), RESOURCE_FILES.trayIcons), (action) => void act(action));
+  // The latest runs from the store: they include runs of earlier sessions and of the CLIs.
+  const recentRunsForTray = () => {
+    const listed = store.runs.list({ limit: TRAY_RUNS });
+    return 'error' in listed ? [] : listed.runs.map((run) => ({ id: run.id, label: trayRunLabel(run, projectName(run.projectId)) }));
+  };
+  const refreshTray = (): void => tray.show(buildTrayModel(tracker.input({ watching: settings.watchClipboard, projects: projectsForTray(), recentRuns: recentRunsForTray() })));
 
+  const notifier = createNotifier(Notification);
   const notify = (model: NotificationModel): void => {
     if (!settings.notifications) return;
-    showNotification(model, {
+    notifier.show(model, {
       open: () => showWindow(),
       approve: (approvalId) => void host.call('approve', { approvalId }),
       reject: (approvalId) => void host.call('reject', { approvalId }),
@@ -122,8 +145,11 @@ export async function startApp(): Promise<void> {
   host.subscribe((envelope) => {
     const model = notificationFor(envelope, projectName);
     tracker.observe(envelope, model);
+    const event = envelope.event;
+    if (event.type === 'task.approval-resolved' || event.type === 'approval.resolved') notifier.dismissApproval(event.approvalId);
     if (model) notify(model);
-    refreshTray();
+    // Streamed output and stage chatter change nothing the tray shows; skip rebuilding its menu.
+    if (!TRAY_QUIET_EVENTS.has(event.type)) refreshTray();
   });
   const state = host.runtime.state();
   tracker.resetApprovals([
@@ -154,10 +180,19 @@ export async function startApp(): Promise<void> {
     });
   };
 
+  function applyAutoStart(enabled: boolean): void {
+    try {
+      setAutoStart(enabled);
+    } catch (error) {
+      // A read-only config folder must not fail the settings change that asked for it.
+      log.error('cannot change auto-start at login', error);
+    }
+  }
+
   function applySettings(next: AppSettings): void {
     const watchChanged = next.watchClipboard !== settings.watchClipboard || next.clipboardPollIntervalMs !== settings.clipboardPollIntervalMs;
     settings = next;
-    setAutoStart(next.autoStart);
+    applyAutoStart(next.autoStart);
     if (watchChanged) startWatcher();
     refreshTray();
   }
@@ -165,9 +200,11 @@ export async function startApp(): Promise<void> {
   async function act(action: TrayAction): Promise<void> {
     switch (action.kind) {
       case 'open-window':
-      case 'open-approval':
-      case 'open-run':
+      case 'open-approval': // the window shows its approval dialog for every waiting approval
         showWindow();
+        return;
+      case 'open-run':
+        showWindow(runPageUrl(action.runId));
         return;
       case 'toggle-watch':
         await host.call('updateAppSettings', { watchClipboard: !settings.watchClipboard });
@@ -202,7 +239,7 @@ export async function startApp(): Promise<void> {
     })();
   });
 
-  setAutoStart(settings.autoStart);
+  applyAutoStart(settings.autoStart);
   startWatcher();
   refreshTray();
   // Opened at login: stay in the tray. Opened by the user: show the window.

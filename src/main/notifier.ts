@@ -1,28 +1,100 @@
-import { Notification } from 'electron';
+// Native notifications, written against the few members of Electron's Notification it uses so
+// that a plain Node test can drive clicks and actions. app-shell passes Electron's class.
 import type { NotificationModel } from './notifications.js';
 
 export interface NotifierHandlers {
-  /** Clicking a notification opens the window (on the approval, for approvals). */
+  /** Clicking a notification opens the window (where the approval dialog shows, for approvals). */
   readonly open: (model: NotificationModel) => void;
   readonly approve: (approvalId: string) => void;
   readonly reject: (approvalId: string) => void;
 }
 
-/** Shows NotificationModels as native notifications, with Approve / Reject where the OS has actions. */
-export function showNotification(model: NotificationModel, handlers: NotifierHandlers): void {
-  if (!Notification.isSupported()) return;
-  const withActions = model.actions !== undefined && process.platform === 'darwin';
-  const notification = new Notification({
-    title: model.title,
-    body: model.body,
-    urgency: model.urgent ? 'critical' : 'normal',
-    ...(withActions ? { actions: model.actions!.map((text) => ({ type: 'button' as const, text })) } : {}),
-  });
-  notification.on('click', () => handlers.open(model));
-  notification.on('action', (_event, index) => {
-    if (!model.approvalId) return;
-    if (index === 0) handlers.approve(model.approvalId);
-    else handlers.reject(model.approvalId);
-  });
-  notification.show();
+/** What the notifier needs of one native notification. */
+export interface NativeNotification {
+  on(event: 'click' | 'close' | 'failed', listener: () => void): void;
+  /** Electron passes `{ actionIndex }` first; older versions passed the index second. */
+  on(event: 'action', listener: (details: { readonly actionIndex?: number } | undefined, index?: number) => void): void;
+  show(): void;
+  close(): void;
+}
+
+/** What the notifier needs of Electron's Notification class. */
+export interface NativeNotificationClass {
+  isSupported(): boolean;
+  new (options: {
+    title: string;
+    body: string;
+    urgency?: 'normal' | 'critical' | 'low';
+    actions?: Array<{ type: 'button'; text: string }>;
+  }): NativeNotification;
+}
+
+export interface Notifier {
+  /** Shows a NotificationModel, with Approve / Reject where the OS has actions. */
+  show(model: NotificationModel, handlers: NotifierHandlers): void;
+  /** Takes an approval's notification away once the approval is answered elsewhere. */
+  dismissApproval(approvalId: string): void;
+  /** How many notifications are still held (for tests). */
+  readonly held: number;
+}
+
+/** Notification buttons exist on macOS and (since Electron 39) Windows; Linux shows none. */
+export function supportsActions(platform: NodeJS.Platform): boolean {
+  return platform === 'darwin' || platform === 'win32';
+}
+
+/** Notifications kept alive at most: the oldest are let go (the OS has long hidden them). */
+const MAX_HELD = 50;
+
+/**
+ * Electron keeps only a weak reference to a main-process Notification: once the JS object is
+ * collected, its click and action handlers never run (electron/electron#16922). An approval can
+ * sit in the notification centre for minutes, so every notification is held here until it is
+ * clicked, answered or closed.
+ */
+export function createNotifier(NotificationClass: NativeNotificationClass, platform: NodeJS.Platform = process.platform): Notifier {
+  const held = new Map<NativeNotification, NotificationModel>();
+  const release = (notification: NativeNotification): void => void held.delete(notification);
+
+  return {
+    show(model, handlers) {
+      if (!NotificationClass.isSupported()) return;
+      const withActions = model.actions !== undefined && model.approvalId !== undefined && supportsActions(platform);
+      const notification = new NotificationClass({
+        title: model.title,
+        body: model.body,
+        urgency: model.urgent ? 'critical' : 'normal',
+        ...(withActions ? { actions: model.actions!.map((text) => ({ type: 'button' as const, text })) } : {}),
+      });
+      notification.on('click', () => {
+        release(notification);
+        handlers.open(model);
+      });
+      notification.on('action', (details, index) => {
+        release(notification);
+        const which = details?.actionIndex ?? index;
+        if (!model.approvalId || which === undefined) return;
+        if (which === 0) handlers.approve(model.approvalId);
+        else if (which === 1) handlers.reject(model.approvalId);
+      });
+      notification.on('close', () => release(notification));
+      notification.on('failed', () => release(notification));
+      held.set(notification, model);
+      for (const oldest of held.keys()) {
+        if (held.size <= MAX_HELD) break;
+        held.delete(oldest);
+      }
+      notification.show();
+    },
+    dismissApproval(approvalId) {
+      for (const [notification, model] of held) {
+        if (model.approvalId !== approvalId) continue;
+        held.delete(notification);
+        notification.close();
+      }
+    },
+    get held() {
+      return held.size;
+    },
+  };
 }

@@ -37,3 +37,11 @@ export function resolveRendererAsset(url: string, rendererDir: string): { file: 
   if (!existsSync(file) || !statSync(file).isFile()) return null;
   return { file, mime: MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream' };
 }
+
+/**
+ * The page at `base` on one run's detail (the renderer's hash route `#/runs/<id>`). Loading it
+ * in a window already showing the app changes only the fragment: no reload.
+ */
+export function runPage(base: string, runId: string): string {
+  return `${base.split('#')[0]}#/runs/${encodeURIComponent(runId)}`;
+}

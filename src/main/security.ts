@@ -58,11 +58,15 @@ export function guardContents(contents: GuardableContents, appOrigin: string, op
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+// Compared by scheme and host, not URL.origin: a custom scheme such as app:// has the opaque
+// origin "null" in Node, and so do data:, javascript: and every unknown scheme, which would all
+// look "same origin" as the app.
 function isSameOrigin(url: string, origin: string): boolean {
   try {
     const target = new URL(url);
-    if (target.protocol === 'file:') return origin.startsWith('file:') && url.startsWith(origin);
-    return target.origin === new URL(origin).origin;
+    const home = new URL(origin);
+    if (target.protocol === 'file:') return home.protocol === 'file:' && url.startsWith(origin);
+    return target.protocol === home.protocol && target.host !== '' && target.host === home.host;
   } catch {
     return false;
   }

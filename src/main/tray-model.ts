@@ -1,4 +1,6 @@
 /** What the tray shows: derived from the app's state, with no Electron in sight. */
+import type { Run } from '../shared/contract.js';
+
 export type TrayIcon = 'idle' | 'watching' | 'waiting' | 'error';
 
 export interface TrayInput {
@@ -72,4 +74,13 @@ export function buildTrayModel(input: TrayInput): TrayModel {
   menu.push({ type: 'item', label: 'Open Relay Desk', action: { kind: 'open-window' } });
   menu.push({ type: 'item', label: 'Quit', action: { kind: 'quit' } });
   return { icon, tooltip, menu };
+}
+
+/** How many runs the tray lists. */
+export const TRAY_RUNS = 8;
+
+/** A run as the tray lists it: project, what ran, and how it ended (code, verdict or status). */
+export function trayRunLabel(run: Pick<Run, 'title' | 'status' | 'verdict' | 'code'>, projectName: string): string {
+  const label = `${projectName} · ${run.title} — ${run.code ?? run.verdict ?? run.status}`;
+  return label.length > 72 ? `${label.slice(0, 71)}…` : label;
 }

@@ -3,13 +3,12 @@ import type { TrayInput } from './tray-model.js';
 import type { NotificationModel } from './notifications.js';
 
 /**
- * Keeps what the tray shows up to date from runtime events: approvals waiting, the last
- * failure the user has not seen, the latest runs.
+ * Keeps what the tray shows up to date from runtime events: approvals waiting and the last
+ * failure the user has not seen. The latest runs come from the store (they outlive a restart).
  */
 export class TrayTracker {
   private readonly approvals = new Map<string, { id: string; projectId: string }>();
   private unseenError: { projectId: string | null; message: string } | null = null;
-  private readonly runs: Array<{ id: string; label: string }> = [];
 
   /** Feeds one event (and the notification it produced, if any). */
   observe(envelope: EventEnvelope, notification: NotificationModel | null): void {
@@ -21,10 +20,6 @@ export class TrayTracker {
       for (const [id, approval] of this.approvals) if (approval.projectId === event.projectId) this.approvals.delete(id);
     }
     if (notification && notification.urgent && notification.kind !== 'approval') this.unseenError = { projectId: notification.projectId, message: notification.title };
-    if (event.type === 'task.completed' || event.type === 'task.failed') {
-      this.runs.unshift({ id: event.taskId, label: notification ? notification.title : `${event.kind} — ${event.projectId}` });
-      this.runs.length = Math.min(this.runs.length, 8);
-    }
   }
 
   /** A clipboard answer that matched no project counts as an error the user should see. */
@@ -43,15 +38,15 @@ export class TrayTracker {
     for (const a of approvals) this.approvals.set(a.approvalId, { id: a.approvalId, projectId: a.projectId });
   }
 
-  /** The tray's input, with project names and watching flags supplied by the caller. */
-  input(options: { watching: boolean; projects: ReadonlyArray<{ id: string; name: string; watching: boolean }> }): TrayInput {
+  /** The tray's input, with project names, watching flags and the latest runs supplied by the caller. */
+  input(options: { watching: boolean; projects: ReadonlyArray<{ id: string; name: string; watching: boolean }>; recentRuns?: TrayInput['recentRuns'] }): TrayInput {
     const name = (projectId: string | null): string => options.projects.find((p) => p.id === projectId)?.name ?? projectId ?? 'Relay Desk';
     return {
       watching: options.watching,
       pendingApprovals: [...this.approvals.values()].map((a) => ({ id: a.id, projectName: name(a.projectId) })),
       unseenError: this.unseenError ? { projectName: name(this.unseenError.projectId), message: this.unseenError.message } : null,
       projects: options.projects,
-      recentRuns: [...this.runs],
+      recentRuns: options.recentRuns ?? [],
     };
   }
 }

@@ -1,11 +1,16 @@
 import { BrowserWindow, shell } from 'electron';
 import path from 'node:path';
-import { APP_ORIGIN } from './renderer-assets.js';
+import { APP_ORIGIN, runPage } from './renderer-assets.js';
 import { guardContents, secureWebPreferences } from './security.js';
 
 /** Where the window's page comes from: the built renderer over app://, or Vite's dev server. */
 export function rendererUrl(): string {
   return process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/index.html`;
+}
+
+/** The window's page on one run's detail. */
+export function runPageUrl(runId: string): string {
+  return runPage(rendererUrl(), runId);
 }
 
 /** The origin IPC senders must have. */
@@ -14,7 +19,7 @@ export function trustedOrigin(): string {
 }
 
 /** Creates the main window: isolated, sandboxed, guarded, hidden until its page is ready. */
-export function createMainWindow(options: { readonly preloadDir: string; readonly icon: string }): BrowserWindow {
+export function createMainWindow(options: { readonly preloadDir: string; readonly icon: string; readonly url?: string }): BrowserWindow {
   const window = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -27,6 +32,6 @@ export function createMainWindow(options: { readonly preloadDir: string; readonl
   });
   guardContents(window.webContents, trustedOrigin(), (url) => void shell.openExternal(url));
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(rendererUrl());
+  void window.loadURL(options.url ?? rendererUrl());
   return window;
 }

@@ -19,7 +19,10 @@ describe('the Electron app', () => {
   beforeAll(async () => {
     app = await electron.launch({
       executablePath: process.env.ELECTRON_BINARY!,
-      args: [path.join(REPO_ROOT, 'out/main/index.js'), '--no-sandbox'],
+      // The app folder, as `electron .` would run it (package.json main → out/main/index.js).
+      // Given the bundle file instead, Electron sets app.getAppPath() to out/main, where neither
+      // the renderer (out/renderer), resources/ nor native/ can be found.
+      args: [REPO_ROOT, '--no-sandbox'],
       env: { ...process.env, RELAY_DESK_USER_DATA: tempDir('relay-electron-') } as Record<string, string>,
     });
   });

@@ -1,7 +1,7 @@
 // The desktop app's composition root, run in plain Node with a stand-in for the `electron`
 // module (the one thing that cannot exist here: its binary cannot be downloaded). Everything
 // behind it is real: the store on disk, the host and engines, the renderer build, a git repo.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../helpers/cli.js';
@@ -18,7 +18,7 @@ const fake = vi.hoisted(() => {
     appListeners: new Map<string, Listener[]>(),
     ipcHandlers: new Map<string, Listener>(),
     protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
-    windows: [] as Array<{ options: Record<string, unknown>; url: string; sent: Array<[string, unknown]>; shown: boolean }>,
+    windows: [] as Array<{ options: Record<string, unknown>; url: string; loaded: string[]; sent: Array<[string, unknown]>; shown: boolean }>,
     trayMenus: [] as unknown[],
     trayImages: [] as string[],
     notifications: [] as Array<{ title: string; body: string }>,
@@ -28,16 +28,20 @@ const fake = vi.hoisted(() => {
     errors: [] as string[],
   };
   class FakeWindow {
-    readonly record: { options: Record<string, unknown>; url: string; sent: Array<[string, unknown]>; shown: boolean };
+    readonly record: { options: Record<string, unknown>; url: string; loaded: string[]; sent: Array<[string, unknown]>; shown: boolean };
     private readonly listeners = new Map<string, Listener[]>();
     readonly webContents: Record<string, unknown>;
     constructor(options: Record<string, unknown>) {
-      this.record = { options, url: '', sent: [], shown: false };
+      this.record = { options, url: '', loaded: [], sent: [], shown: false };
       state.windows.push(this.record);
       this.webContents = {
         setWindowOpenHandler: () => undefined,
         on: () => undefined,
         send: (channel: string, payload: unknown) => void this.record.sent.push([channel, payload]),
+        loadURL: (url: string) => {
+          this.record.loaded.push(url);
+          return Promise.resolve();
+        },
       };
     }
     once(event: string, fn: Listener): void {
@@ -145,6 +149,8 @@ describe('the desktop composition root (with a stand-in for electron)', () => {
   it('wires the store, host, IPC, window, tray, clipboard watcher and notifications together', async () => {
     fake.state.appPath = REPO_ROOT; // where out/renderer and resources/ are
     fake.state.userData = tempDir('relay-app-data-');
+    const configHome = tempDir('relay-xdg-config-');
+    process.env.XDG_CONFIG_HOME = configHome;
     await startApp();
 
     // IPC: one handler per channel; the app's own frame answers, any other is refused.
@@ -172,11 +178,27 @@ describe('the desktop composition root (with a stand-in for electron)', () => {
     expect(await call('registerProject', { root })).toMatchObject({ ok: true });
     expect(await call('updateProjectSettings', { projectId: 'desk', approvalPolicy: { mode: 'auto' } })).toMatchObject({ ok: true });
     expect(await call('updateAppSettings', { clipboardPollIntervalMs: 100, autoStart: true })).toMatchObject({ ok: true });
-    expect(fake.state.loginItems.at(-1)).toMatchObject({ openAtLogin: true });
+    // Start at login: a login item on macOS and Windows, an XDG autostart entry on Linux.
+    if (process.platform === 'linux') {
+      expect(readFileSync(path.join(configHome, 'autostart', 'relay-desk.desktop'), 'utf8')).toMatch(/^Exec=.* --hidden$/m);
+      expect(fake.state.loginItems).toEqual([]);
+      expect(await call('updateAppSettings', { autoStart: false })).toMatchObject({ ok: true });
+      expect(existsSync(path.join(configHome, 'autostart', 'relay-desk.desktop'))).toBe(false);
+    } else {
+      expect(fake.state.loginItems.at(-1)).toMatchObject({ openAtLogin: true, args: [REPO_ROOT, '--hidden'] });
+    }
     fake.state.clipboardText = answer([{ path: 'a.txt', body: 'two' }], { projectId: 'desk' });
     await until(() => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', 'the copied answer to be applied');
     await until(() => fake.state.notifications.some((n) => n.title.startsWith('Patch applied')), 'the notification');
     expect(window.sent.some(([channel]) => channel === 'relay:event')).toBe(true);
+
+    // The tray lists the latest runs from the store; clicking one opens its page in the window.
+    type MenuEntry = { label?: string; click?: () => void; submenu?: MenuEntry[] };
+    const runsMenu = () => (fake.state.trayMenus.at(-1) as MenuEntry[]).find((m) => m.label === 'Recent runs')!.submenu!;
+    await until(() => runsMenu()[0]?.label === `${path.basename(root)} · test: change — approved`, 'the run in the tray');
+    const [listed] = ((await call('listRuns', { projectId: 'desk', limit: 1 })).value as { runs: Array<{ id: string }> }).runs;
+    runsMenu()[0]!.click!();
+    expect(window.loaded.at(-1)).toBe(`app://relay-desk/index.html#/runs/${encodeURIComponent(listed!.id)}`);
 
     // An answer for a project nobody registered is not applied, and the user is told.
     fake.state.clipboardText = answer([{ path: 'a.txt', body: 'three' }], { projectId: 'nobody' });

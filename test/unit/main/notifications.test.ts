@@ -90,7 +90,8 @@ describe('TrayTracker', () => {
     tracker.observe(failed, notificationFor(failed, names));
     const input = tracker.input({ watching: true, projects });
     expect(input.unseenError).toEqual({ projectName: 'Shop', message: 'Tick failed — Shop' });
-    expect(input.recentRuns[0]).toEqual({ id: 't2', label: 'Tick failed — Shop' });
+    expect(input.recentRuns).toEqual([]);
+    expect(tracker.input({ watching: true, projects, recentRuns: [{ id: 'r1', label: 'Shop · Tick — STOP_X' }] }).recentRuns).toEqual([{ id: 'r1', label: 'Shop · Tick — STOP_X' }]);
     tracker.markSeen();
     expect(tracker.input({ watching: true, projects }).unseenError).toBeNull();
   });

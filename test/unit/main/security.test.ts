@@ -51,4 +51,32 @@ describe('window security', () => {
     handlers.get('will-attach-webview')!({ preventDefault: () => void (webview = true) }, '');
     expect(webview).toBe(true);
   });
+
+  it('keeps the app:// window on its own host: opaque-origin URLs are not "same origin"', () => {
+    const blocked = guarded('app://relay-desk');
+    expect(blocked('will-navigate', 'app://relay-desk/index.html#/runs/r1')).toBe(false);
+    for (const url of ['data:text/html,<script>alert(1)</script>', 'javascript:alert(1)', 'evil://relay-desk/', 'app://other/index.html', 'app:///index.html', 'http://127.0.0.1:5173/']) {
+      expect(blocked('will-navigate', url), url).toBe(true);
+      expect(blocked('will-redirect', url), url).toBe(true);
+    }
+  });
+
+  it('trusts the dev server only on its own scheme, host and port', () => {
+    const blocked = guarded('http://localhost:5173');
+    expect(blocked('will-navigate', 'http://localhost:5173/#/settings')).toBe(false);
+    expect(blocked('will-navigate', 'http://localhost:5174/')).toBe(true);
+    expect(blocked('will-navigate', 'https://localhost:5173/')).toBe(true);
+  });
 });
+
+/** Guards a stand-in webContents for `origin`; returns "would this navigation be prevented?". */
+function guarded(origin: string): (event: 'will-navigate' | 'will-redirect', url: string) => boolean {
+  const handlers = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
+  const contents = { setWindowOpenHandler: () => undefined, on: (event: string, listener: (e: { preventDefault(): void }, url: string) => void) => void handlers.set(event, listener) } as unknown as GuardableContents;
+  guardContents(contents, origin, () => undefined);
+  return (event, url) => {
+    let prevented = false;
+    handlers.get(event)!({ preventDefault: () => void (prevented = true) }, url);
+    return prevented;
+  };
+}

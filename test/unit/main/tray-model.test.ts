@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildTrayModel, type TrayInput } from '../../../src/main/tray-model.js';
+import { buildTrayModel, trayRunLabel, type TrayInput } from '../../../src/main/tray-model.js';
+import { APP_ORIGIN, runPage } from '../../../src/main/renderer-assets.js';
+import { href } from '../../../src/renderer/app/routes.js';
 
 const base: TrayInput = { watching: false, pendingApprovals: [], unseenError: null, projects: [], recentRuns: [] };
 
@@ -27,5 +29,17 @@ describe('buildTrayModel', () => {
     expect(model.menu[0]).toMatchObject({ type: 'checkbox', checked: true });
     expect(model.menu[1]).toMatchObject({ items: [{ type: 'checkbox', label: 'shop', checked: true, action: { kind: 'toggle-project-watch', projectId: 'p1' } }] });
     expect(model.menu[2]).toMatchObject({ items: [{ label: 'patch shop: 2 files', action: { kind: 'open-run', runId: 'r1' } }] });
+  });
+
+  it('labels a run with its project, what ran and how it ended', () => {
+    expect(trayRunLabel({ title: 'Tick', status: 'done', verdict: 'stop', code: 'STOP_SCOPE_VIOLATION' }, 'shop')).toBe('shop · Tick — STOP_SCOPE_VIOLATION');
+    expect(trayRunLabel({ title: 'Patch', status: 'done', verdict: 'approved', code: null }, 'shop')).toBe('shop · Patch — approved');
+    expect(trayRunLabel({ title: 'Ask codex', status: 'running', verdict: null, code: null }, 'shop')).toBe('shop · Ask codex — running');
+    expect(trayRunLabel({ title: 'x'.repeat(100), status: 'done', verdict: null, code: null }, 'shop')).toHaveLength(72);
+  });
+
+  it('opens a run on the renderer’s own route for it', () => {
+    expect(runPage(`${APP_ORIGIN}/index.html`, 'shop/tick/2026 01')).toBe(`app://relay-desk/index.html${href.run('shop/tick/2026 01')}`);
+    expect(runPage('http://localhost:5173/#/settings', 'r1')).toBe('http://localhost:5173/#/runs/r1');
   });
 });
