@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { MAX_CONTEXT_FILE_BYTES, MAX_DIFF_BYTES, MAX_PROMPT_BYTES, relay, reviewRelay, RelayError, type RelayEvent, type RelayResult } from '../engine/relay/index.js';
+import {
+  DEFAULT_REVIEW_PROMPT,
+  MAX_CONTEXT_FILE_BYTES,
+  MAX_DIFF_BYTES,
+  MAX_PROMPT_BYTES,
+  newAnswerId,
+  recordAnswer,
+  relay,
+  reviewRelay,
+  RelayError,
+  type RelayEvent,
+  type RelayResult,
+} from '../engine/relay/index.js';
 import { assertNever } from '../engine/result.js';
 import { EXIT, printError, printJson } from './io.js';
 
@@ -101,8 +113,15 @@ function terminalPrinter(flags: CommonFlags): { onEvent: (event: RelayEvent) => 
   };
 }
 
-/** Runs one relay call with Ctrl+C wired to cancellation, printing the outcome. */
-async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, call: (signal: AbortSignal, onEvent: (event: RelayEvent) => void) => Promise<R>): Promise<void> {
+/** What was asked, for the answer's record in a Relay project's `.relaycode/answers/`. */
+interface Asked {
+  readonly root: string;
+  readonly kind: 'ask' | 'review';
+  readonly prompt: string;
+}
+
+/** Runs one relay call with Ctrl+C wired to cancellation, printing and recording the outcome. */
+async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, asked: Asked, call: (signal: AbortSignal, onEvent: (event: RelayEvent) => void) => Promise<R>): Promise<void> {
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);
@@ -111,7 +130,10 @@ async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, call: 
   try {
     const result = await call(controller.signal, printer.onEvent);
     printer.finish(result.answer);
-    if (flags.json) printJson({ ok: true, ...result });
+    // Recorded so a handoff brief (here or in the app) knows what the other agent said.
+    const id = newAnswerId();
+    const record = recordAnswer(asked.root, { id, kind: asked.kind, backend: result.backend, createdAt: new Date().toISOString(), prompt: asked.prompt, answer: result.answer, ok: true });
+    if (flags.json) printJson({ ok: true, ...result, ...(record ? { recordId: id } : {}) });
     process.exitCode = EXIT.ok;
   } catch (error) {
     printer.abandon();
@@ -145,10 +167,11 @@ export function registerRelayCommands(program: Command): void {
     .action(async (prompt: string | undefined, flags: AskFlags) => {
       const text = prompt === '-' ? readFileSync(0, 'utf8') : (prompt ?? '');
       const base = program.opts<{ cwd?: string }>().cwd ?? process.cwd();
-      await runRelayCommand(flags, (signal, onEvent) =>
+      const repoPath = repoOf(flags, program);
+      await runRelayCommand(flags, { root: repoPath, kind: 'ask', prompt: text }, (signal, onEvent) =>
         relay({
           prompt: text,
-          repoPath: repoOf(flags, program),
+          repoPath,
           ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
           ...(flags.contextFile !== undefined ? { contextFile: path.resolve(base, flags.contextFile) } : {}),
           ...(flags.context !== undefined ? { contextText: flags.context } : {}),
@@ -172,9 +195,10 @@ export function registerRelayCommands(program: Command): void {
     .option('--prompt <text>', 'what to ask about the changes (default: "Review the following changes.")')
     .addHelpText('after', `\nExamples:\n  relay review\n  relay review --base develop --backend gemini\n${BACKEND_HELP}`)
     .action(async (flags: ReviewFlags) => {
-      await runRelayCommand(flags, (signal, onEvent) =>
+      const repoPath = repoOf(flags, program);
+      await runRelayCommand(flags, { root: repoPath, kind: 'review', prompt: flags.prompt ?? DEFAULT_REVIEW_PROMPT }, (signal, onEvent) =>
         reviewRelay({
-          repoPath: repoOf(flags, program),
+          repoPath,
           ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
           ...(flags.base !== undefined ? { base: flags.base } : {}),
           ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),

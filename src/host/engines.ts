@@ -1,11 +1,10 @@
 // The real engines behind the runtime's injected interfaces. The host is composed with these
 // by `relay ui` and by the Electron main process; tests compose it with fakes instead.
-import { randomUUID } from 'node:crypto';
 import type { Engines, HandoffEngine, RelayContext, RelayEngine, TickEngine } from '../engine/runtime/engines.js';
 import { blastLine, runTick } from '../engine/tick/index.js';
 import { sessionUsage } from '../engine/claude-usage.js';
 import { handoffEngine } from '../engine/handoff/index.js';
-import { relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
+import { DEFAULT_REVIEW_PROMPT, newAnswerId, recordAnswer, relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
 import { fail, ok, type Result } from '../engine/result.js';
 import type { RelayResult } from '../shared/schemas.js';
 
@@ -62,11 +61,16 @@ function forward(context: RelayContext): (event: RelayEvent) => void {
   };
 }
 
-/** Runs a relay call, turning RelayError into a failure value (anything else still throws). */
-async function asResult(run: () => Promise<{ backend: string; answer: string }>): Promise<Result<RelayResult>> {
+/**
+ * Runs a relay call, turning RelayError into a failure value (anything else still throws). An
+ * answer is recorded in the project's `.relaycode/answers/` under the run's id, as the CLI does.
+ */
+async function asResult(root: string, asked: { kind: 'ask' | 'review'; prompt: string }, now: () => Date, run: () => Promise<{ backend: string; answer: string }>): Promise<Result<RelayResult>> {
   try {
     const result = await run();
-    return ok({ runId: `relay-${randomUUID()}`, backend: result.backend, text: result.answer, usage: null });
+    const runId = newAnswerId();
+    recordAnswer(root, { id: runId, kind: asked.kind, backend: result.backend, createdAt: now().toISOString(), prompt: asked.prompt, answer: result.answer, ok: true });
+    return ok({ runId, backend: result.backend, text: result.answer, usage: null });
   } catch (error) {
     if (error instanceof RelayError) return fail(error.code, error.message);
     throw error;
@@ -77,7 +81,7 @@ async function asResult(run: () => Promise<{ backend: string; answer: string }>)
 export function realRelayEngine(options: RealEngineOptions): RelayEngine {
   return {
     ask: (root, request, context) =>
-      asResult(() =>
+      asResult(root, { kind: 'ask', prompt: request.prompt }, context.now, () =>
         relay({
           repoPath: root,
           prompt: request.prompt,
@@ -90,7 +94,7 @@ export function realRelayEngine(options: RealEngineOptions): RelayEngine {
         }),
       ),
     review: (root, request, context) =>
-      asResult(() =>
+      asResult(root, { kind: 'review', prompt: request.prompt ?? DEFAULT_REVIEW_PROMPT }, context.now, () =>
         reviewRelay({
           repoPath: root,
           ...(request.backend ? { backend: request.backend } : {}),

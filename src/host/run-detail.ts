@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import { HandoffDetailSchema, PatchDetailSchema, RelayDetailSchema, type RunDetail } from '../shared/contract.js';
 import { resolveInsideRoot } from '../engine/fs/safe-path.js';
 import { fail, ok, type Result } from '../engine/result.js';
-import { readPatchDetail, readTickDetail, type Store, type StoredRun } from '../engine/store/index.js';
+import { readAnswerDetail, readPatchDetail, readTickDetail, type Store, type StoredRun } from '../engine/store/index.js';
 import { assertNever } from '../engine/result.js';
 
 const PATCH_FILE = /^\.relaycode\/([A-Za-z0-9][A-Za-z0-9_-]*)(?:\.pending)?\.yml$/;
+const ANSWER_FILE = /^\.relaycode\/answers\/(relay-[A-Za-z0-9-]{1,80})\.json$/;
 const TICK_FILE = /^relais\/history\/([A-Za-z0-9][A-Za-z0-9._-]*)\/(?:report|meta)\.json$/;
 
 /** The run, its detail and its task's events. */
@@ -48,8 +49,13 @@ function detailOf(run: StoredRun, root: string): { detail: Detail; error: string
       }
     }
     case 'relay':
-    case 'review':
-      return { detail: null, error: null };
+    case 'review': {
+      // What the app kept (with the usage it saw) wins; an answer asked from the CLI has only its file.
+      const id = run.detail === null && run.file ? ANSWER_FILE.exec(run.file)?.[1] : undefined;
+      if (!id) return { detail: null, error: null };
+      const read = readAnswerDetail(root, id);
+      return read.ok ? { detail: read.value, error: null } : { detail: null, error: read.error.message };
+    }
     default:
       return assertNever(run.kind);
   }

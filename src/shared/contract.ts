@@ -114,6 +114,7 @@ export const RelayDetailSchema = z.strictObject({
   usage: UsageSchema.nullable(),
   error: FailureSchema.nullable(),
 });
+export type RelayDetail = z.infer<typeof RelayDetailSchema>;
 
 export const HandoffDetailSchema = z.strictObject({
   kind: z.literal('handoff'),

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadRelayConfig } from '../patch/config.js';
+import { loadAnswers, type RecordedAnswer } from '../relay/record.js';
 import { damagedRecords, listCommitted, type FileStat, type TransactionRecord } from '../patch/state.js';
 import { currentBranch } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
@@ -27,18 +28,8 @@ export interface TransactionSummary {
   readonly warnings: readonly string[];
 }
 
-/** An ask-a-friend answer or a review, as the app's store records it. */
-export interface RelayAnswer {
-  readonly id: string;
-  readonly kind: 'ask' | 'review';
-  readonly backend: string;
-  readonly createdAt: string;
-  /** What was asked (or the review's focus). */
-  readonly prompt: string;
-  readonly answer: string;
-  /** False when the backend failed; `answer` then holds the error. */
-  readonly ok: boolean;
-}
+/** An ask or review answer, as `.relaycode/answers/<id>.json` records it (`ok` false: `answer` holds the error). */
+export type RelayAnswer = RecordedAnswer;
 
 /** A stage of a tick as the runtime streamed it; lets a brief mention a tick that has no report yet. */
 export interface TickEvent {
@@ -78,7 +69,7 @@ export interface ProjectHistory {
 export interface LoadHistoryOptions {
   /** How many of each kind of record to keep (newest). */
   readonly limit?: number;
-  /** Supplied by the app's store; the file loader has none. */
+  /** Answers known beyond `.relaycode/answers/` (read always); one id counts once. */
   readonly relayAnswers?: readonly RelayAnswer[];
   readonly tickEvents?: readonly TickEvent[];
 }
@@ -147,6 +138,12 @@ function isDirectory(p: string): boolean {
   }
 }
 
+function uniqueById<T extends { readonly id: string }>(items: readonly T[]): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(item.id)) seen.set(item.id, item);
+  return [...seen.values()];
+}
+
 /** Sorts by a time key descending, ties by id ascending, so equal inputs always give one order. */
 export function sortNewestFirst<T>(items: readonly T[], time: (item: T) => string, id: (item: T) => string): T[] {
   return [...items].sort((a, b) => {
@@ -175,6 +172,10 @@ export async function loadProjectHistory(root: string, options: LoadHistoryOptio
     if (!currentTask) skipped.push({ path: 'relais/TASK.json', reason: task.ok ? 'missing task_id, milestone_id, task_kind or intent' : task.reason });
   }
 
+  const recorded = loadAnswers(root);
+  skipped.push(...recorded.skipped);
+  const relayAnswers = uniqueById([...recorded.answers, ...(options.relayAnswers ?? [])]);
+
   const isRepo = await isGitRepo(root);
   const commits = isRepo ? await readLog(root, { maxCount: limit }) : [];
   const branch = isRepo ? await currentBranch(root) : null;
@@ -186,7 +187,7 @@ export async function loadProjectHistory(root: string, options: LoadHistoryOptio
     transactions,
     ticks: tickRead.ticks.slice(0, limit),
     currentTask,
-    relayAnswers: sortNewestFirst(options.relayAnswers ?? [], (a) => a.createdAt, (a) => a.id).slice(0, limit),
+    relayAnswers: sortNewestFirst(relayAnswers, (a) => a.createdAt, (a) => a.id).slice(0, limit),
     tickEvents: sortNewestFirst(options.tickEvents ?? [], (e) => e.at, (e) => `${e.runId}\0${e.stage}`),
     skipped,
   };

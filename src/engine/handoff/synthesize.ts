@@ -165,7 +165,7 @@ function trailOf(history: ProjectHistory): TrailItem[] {
     items.push({ at: utcIso(e.at), kind: 'tick-event', id: e.runId, title: 'tick without a report yet', outcome: `last stage: ${brief(e.stage, 40)}${e.detail ? ` (${brief(e.detail, 80)})` : ''}` });
   }
   for (const a of history.relayAnswers) {
-    items.push({ at: utcIso(a.createdAt), kind: a.kind === 'ask' ? 'relay' : 'review', id: shortId(a.id), title: relayTitle(a), outcome: a.ok ? `answered by ${a.backend}` : `failed (${a.backend})` });
+    items.push({ at: utcIso(a.createdAt), kind: a.kind === 'ask' ? 'relay' : 'review', id: shortId(a.id.replace(/^relay-/, '')), title: relayTitle(a), outcome: a.ok ? `answered by ${a.backend}` : `failed (${a.backend})` });
   }
   for (const c of history.git.commits) items.push({ at: utcIso(c.date), kind: 'commit', id: shortId(c.sha, 10), title: brief(c.subject, 120), outcome: '' });
   return items.sort(newestFirst);
@@ -209,7 +209,7 @@ function relayDecision(a: RelayAnswer): DecisionItem {
   return {
     at: utcIso(a.createdAt),
     kind: a.kind === 'ask' ? 'relay' : 'review',
-    id: shortId(a.id),
+    id: shortId(a.id.replace(/^relay-/, '')),
     title: `${a.kind === 'ask' ? 'Asked' : 'Review by'} ${a.backend}: ${relayTitle(a)}`,
     details: [a.ok ? `Answer: ${brief(a.answer, 600)}` : `Failed: ${brief(a.answer, 200)}`],
   };

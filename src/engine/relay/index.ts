@@ -29,3 +29,4 @@ export {
   type RelayEventSink,
   type SandboxMode,
 } from './backends/types.js';
+export { ANSWER_ID, loadAnswers, newAnswerId, recordAnswer, type LoadedAnswers, type RecordedAnswer } from './record.js';

@@ -1,13 +1,15 @@
 // Readers of the files of truth that the store indexes: patch transaction records in
-// `.relaycode/` (written by src/engine/patch) and tick history in `relais/history/<run_id>/`
-// (written by the tick runner; read tolerantly, since only report.json has a schema).
+// `.relaycode/` (written by src/engine/patch), ask/review answers in `.relaycode/answers/`
+// (src/engine/relay/record.ts) and tick history in `relais/history/<run_id>/` (written by the
+// tick runner; read tolerantly, since only report.json has a schema).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { PatchDetail, TickDetail } from '../../shared/contract.js';
+import type { PatchDetail, RelayDetail, TickDetail } from '../../shared/contract.js';
 import { STATE_DIR } from '../patch/config.js';
 import { committedPath, pendingPath, readRecord, type TransactionRecord } from '../patch/state.js';
 import { describeStats, fileStat, unifiedDiff } from '../patch/summary.js';
 import { loadTickConfig } from '../tick/config.js';
+import { ANSWERS_DIR, loadAnswers } from '../relay/record.js';
 import { fail, ok, type Result } from '../result.js';
 import { runId, type StoredRun } from './runs.js';
 
@@ -262,5 +264,51 @@ export function readTickDetail(root: string, dir: string): Result<TickDetail, 'R
     verifyLog: capText(readOrNull(path.join(folder, 'verify.log')), MAX_TICK_TEXT_CHARS, 'tail'),
     diffPatch: capText(readOrNull(path.join(folder, 'diff.patch')), MAX_TICK_TEXT_CHARS, 'head'),
     budgetLimits: budgetLimits(root),
+  });
+}
+
+const ANSWER_FILE_TITLE_CHARS = 120;
+
+/**
+ * History rows for the asks and reviews recorded in `.relaycode/answers/` (by the CLI or the
+ * app). The row carries no detail of its own: an app-made run keeps the detail it stored
+ * (usage included), and run detail reads the file for the rest.
+ */
+export function readAnswerRuns(projectId: string, root: string): { runs: StoredRun[]; skipped: Skipped[] } {
+  const loaded = loadAnswers(root);
+  const runs = loaded.answers.map((answer): StoredRun => {
+    const kind = answer.kind === 'ask' ? 'relay' : 'review';
+    const asked = answer.prompt.trim().split('\n')[0]?.slice(0, ANSWER_FILE_TITLE_CHARS) ?? '';
+    return {
+      id: runId(projectId, kind, answer.id),
+      projectId,
+      kind,
+      status: answer.ok ? 'done' : 'failed',
+      verdict: null,
+      code: null,
+      title: kind === 'relay' ? `Ask ${answer.backend}: ${asked}` : `Review by ${answer.backend}`,
+      summary: answer.answer.trim().split('\n')[0]?.slice(0, 200) ?? '',
+      startedAt: answer.createdAt,
+      endedAt: answer.createdAt,
+      file: `${STATE_DIR}/${ANSWERS_DIR}/${answer.id}.json`,
+      origin: 'file',
+      taskId: null,
+      detail: null,
+    };
+  });
+  return { runs, skipped: loaded.skipped.map((s) => ({ file: s.path, reason: s.reason })) };
+}
+
+/** The detail of one recorded answer, read from its file. */
+export function readAnswerDetail(root: string, id: string): Result<RelayDetail, 'RECORD_NOT_FOUND'> {
+  const answer = loadAnswers(root).answers.find((a) => a.id === id);
+  if (!answer) return fail('RECORD_NOT_FOUND', `The answer record ${STATE_DIR}/${ANSWERS_DIR}/${id}.json is missing or damaged.`);
+  return ok({
+    kind: answer.kind === 'ask' ? 'relay' : 'review',
+    backend: answer.backend,
+    prompt: answer.prompt,
+    text: answer.ok ? answer.answer : '',
+    usage: null,
+    error: answer.ok ? null : { code: 'RELAY_FAILED', message: answer.answer },
   });
 }

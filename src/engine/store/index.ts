@@ -6,5 +6,5 @@ export { DATABASE_FILE, defaultDataDir } from './paths.js';
 export { electronBindingPath, resolveNativeBinding } from './native.js';
 export { DEFAULT_SETTINGS, type ProjectRecord } from './projects.js';
 export { runId, type RunFilter, type StoredRun } from './runs.js';
-export { readPatchDetail, readTickDetail, RELAIS_DIR, TICK_HISTORY_DIR } from './files-of-truth.js';
+export { readAnswerDetail, readPatchDetail, readTickDetail, RELAIS_DIR, TICK_HISTORY_DIR } from './files-of-truth.js';
 export type { ProjectRef } from './reindex.js';

@@ -2,7 +2,7 @@
 // database and shows runs made with the CLIs.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReindexSummary } from '../../shared/contract.js';
-import { patchRunFromRecord, readPatchRecord, readPatchRuns, readTickRun, readTickRuns } from './files-of-truth.js';
+import { patchRunFromRecord, readAnswerRuns, readPatchRecord, readPatchRuns, readTickRun, readTickRuns } from './files-of-truth.js';
 import type { RunsRepository, StoredRun } from './runs.js';
 
 export interface ProjectRef {
@@ -13,12 +13,13 @@ export interface ProjectRef {
 /**
  * Replaces the project's file-indexed rows with what its files say now: rows are upserted
  * (keeping the task link and app detail of runs the app made), and rows whose file is gone are
- * dropped. Rows only the app knows (rejected patches, asks, reviews) are left alone.
+ * dropped. Rows only the app knows (rejected patches, failed asks and reviews) are left alone.
  */
 export function reindexProject(db: BetterSqlite3.Database, runs: RunsRepository, project: ProjectRef): ReindexSummary {
   const patches = readPatchRuns(project.projectId, project.root);
   const ticks = readTickRuns(project.projectId, project.root);
-  const fresh = [...patches.runs, ...ticks.runs];
+  const answers = readAnswerRuns(project.projectId, project.root);
+  const fresh = [...patches.runs, ...ticks.runs, ...answers.runs];
   let removed = 0;
   db.transaction(() => {
     const keep = new Set(fresh.map((r) => r.id));
@@ -27,7 +28,7 @@ export function reindexProject(db: BetterSqlite3.Database, runs: RunsRepository,
     }
     for (const run of fresh) runs.upsert(run);
   })();
-  return { projectId: project.projectId, patches: patches.runs.length, ticks: ticks.runs.length, removed, skipped: [...patches.skipped, ...ticks.skipped] };
+  return { projectId: project.projectId, patches: patches.runs.length, ticks: ticks.runs.length, removed, skipped: [...patches.skipped, ...ticks.skipped, ...answers.skipped] };
 }
 
 /** Indexes one transaction record (and the one it reverts, whose state it changed). */

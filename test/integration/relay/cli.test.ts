@@ -43,6 +43,31 @@ describe('relay ask (built CLI, fake agents first on PATH)', () => {
     expect(lastArg(log.only())).toContain('Request:\nquestion from stdin\n\nAdditional Context:\ncontext from a file');
   });
 
+  it('records the answer in a Relay project, so `relay handoff` tells the next session what was said', async () => {
+    const log = agentLog();
+    const repo = gitRepo({ 'a.txt': 'one\n', '.gitignore': '.relaycode/\n' });
+    expect((await relay(['init', '--project-id', 'demo'], { cwd: repo })).exitCode).toBe(0);
+    const asked = await relay(['ask', 'Is the cache safe?', '--json'], { cwd: repo, env: fakeAgentEnv(log) });
+    expect(asked.exitCode).toBe(0);
+    const { recordId } = JSON.parse(asked.stdout) as { recordId: string };
+    const record = JSON.parse(readFileSync(path.join(repo, '.relaycode', 'answers', `${recordId}.json`), 'utf8')) as Record<string, unknown>;
+    expect(record).toMatchObject({ schemaVersion: 1, id: recordId, kind: 'ask', backend: 'codex', prompt: 'Is the cache safe?', answer: 'codex answer to: Is the cache safe?', ok: true });
+    const brief = await relay(['handoff'], { cwd: repo });
+    expect(brief.exitCode).toBe(0);
+    expect(brief.stdout).toContain('Asked codex: Is the cache safe?');
+    expect(brief.stdout).toContain('Answer: codex answer to: Is the cache safe?');
+  });
+
+  it('writes nothing into a repository that is not a Relay project', async () => {
+    const log = agentLog();
+    const repo = gitRepo({ 'a.txt': 'one\n' });
+    const asked = await relay(['ask', 'Hi', '--json'], { cwd: repo, env: fakeAgentEnv(log) });
+    expect(asked.exitCode).toBe(0);
+    expect(JSON.parse(asked.stdout)).not.toHaveProperty('recordId');
+    expect(existsSync(path.join(repo, '.relaycode'))).toBe(false);
+    expect((await execa('git', ['status', '--porcelain'], { cwd: repo })).stdout).toBe('');
+  });
+
   it('prints one JSON result object with --json', async () => {
     const log = agentLog();
     const repo = gitRepo();

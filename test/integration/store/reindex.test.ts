@@ -213,3 +213,35 @@ describe('reindex', () => {
     expect(readTickDetail(root, '20300205-080000-0badc0de')).toMatchObject({ ok: true, value: { budgetLimits: null, diffPatch: expect.any(String) } });
   });
 });
+
+describe('reindex of ask and review answers (.relaycode/answers/)', () => {
+  it('lists answers asked from the CLI as relay and review runs, with their detail read from the file', async () => {
+    const { newAnswerId, recordAnswer } = await import('../../../src/engine/relay/record.js');
+    const { readAnswerDetail } = await import('../../../src/engine/store/index.js');
+    const root = relayProject({ projectId: 'demo' });
+    const ask = newAnswerId();
+    const review = newAnswerId();
+    recordAnswer(root, { id: ask, kind: 'ask', backend: 'codex', createdAt: '2030-03-01T10:00:00.000Z', prompt: 'Is the cache safe?\nMore words.', answer: 'Yes, mostly.\nDetails.', ok: true });
+    recordAnswer(root, { id: review, kind: 'review', backend: 'gemini', createdAt: '2030-03-02T10:00:00.000Z', prompt: 'Review the following changes.', answer: 'Looks fine.', ok: true });
+    const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+    store.projects.upsert({ projectId: 'demo', root, name: 'demo', settings: DEFAULT_SETTINGS, registeredAt: new Date().toISOString() });
+    store.reindex({ projectId: 'demo', root });
+    expect(listAll(store, 'demo').map((r) => [r.kind, r.title, r.summary, r.file])).toEqual([
+      ['review', 'Review by gemini', 'Looks fine.', `.relaycode/answers/${review}.json`],
+      ['relay', 'Ask codex: Is the cache safe?', 'Yes, mostly.', `.relaycode/answers/${ask}.json`],
+    ]);
+    const detail = readAnswerDetail(root, ask);
+    expect(detail).toEqual({ ok: true, value: { kind: 'relay', backend: 'codex', prompt: 'Is the cache safe?\nMore words.', text: 'Yes, mostly.\nDetails.', usage: null, error: null } });
+
+    // The app's own row for an answer keeps the detail it stored (usage included); a deleted file drops the row.
+    const kept = { kind: 'relay', backend: 'codex', prompt: 'Is the cache safe?', text: 'Yes, mostly.', usage: { inputTokens: 5, outputTokens: 7, costUsd: null }, error: null };
+    store.runs.upsert({ ...store.runs.get(runId('demo', 'relay', ask))!, origin: 'app', file: null, detail: kept });
+    store.reindex({ projectId: 'demo', root });
+    expect(store.runs.get(runId('demo', 'relay', ask))?.detail).toEqual(kept);
+    rmSync(path.join(root, '.relaycode', 'answers', `${review}.json`));
+    const summary = store.reindex({ projectId: 'demo', root });
+    expect(summary.removed).toBe(1);
+    expect(listAll(store, 'demo').map((r) => r.kind)).toEqual(['relay']);
+    store.close();
+  });
+});
