@@ -22,6 +22,11 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
+      // electron-vite leaves every bundle unminified; the window's is served to a browser by
+      // `relay ui` and parsed at each window open, so it is minified (main/preload need not be).
+      minify: true,
+      // One chunk, read from disk (Electron) or loopback (`relay ui`): no network to split it for.
+      chunkSizeWarningLimit: 1024,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

@@ -29,14 +29,13 @@ function packageRoot(): string {
 }
 
 function openOrRebuild(file: string, rebuild: boolean): Store | null {
-  if (rebuild) {
-    const outcome = rebuildStore({ file });
+  try {
+    // Exclusive: the tray app may be running on the same data folder (see store/owner.ts).
+    if (!rebuild) return openStore({ file, exclusive: true });
+    const outcome = rebuildStore({ file, exclusive: true });
     if (outcome.movedTo) print(`• Moved the old database to ${outcome.movedTo}.`);
     print(`• Rebuilt the history of ${outcome.reindexed.length} project(s) from their files.`);
     return outcome.store;
-  }
-  try {
-    return openStore({ file });
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     printError(`✘ ${error.code}: ${error.message}`);

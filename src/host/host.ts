@@ -47,6 +47,8 @@ export interface HostOptions {
 export function createHost(options: HostOptions): Host {
   const { store } = options;
   const clock = options.clock ?? Date.now;
+  // No task runs before this runtime starts: "running" rows are of a process that ended mid-task.
+  store.runs.markInterrupted(new Date(clock()).toISOString());
   const runtime = createRuntime({
     ...options.runtime,
     ...(options.engines ? { engines: options.engines } : {}),

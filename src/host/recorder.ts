@@ -1,6 +1,8 @@
 // Writes what the runtime reports into the store: every event into the event log, and one
-// history row per finished task. Rows for work with a file of truth are indexed from that
-// file; the rest (rejected patches, asks, reviews, failures) are kept as app-only rows.
+// history row per task. A task in progress has a "running" row from its start (so History
+// shows it live); when it ends that row gives way to its final one. Rows for work with a file
+// of truth are indexed from that file; the rest (rejected patches, asks, reviews, failures) are
+// kept as app-only rows.
 import type { PatchDetail } from '../shared/contract.js';
 import type { EventEnvelope, RuntimeEvent } from '../shared/events.js';
 import type { FailureData, PatchReview, RunKind, RunStatus, TaskKind, TaskResult } from '../shared/schemas.js';
@@ -78,14 +80,20 @@ export function attachRecorder(options: { readonly runtime: Runtime; readonly st
       }
       case 'task.started': {
         const task = tasks.get(event.taskId);
-        if (task) task.startedAt = ts;
+        if (!task) return;
+        task.startedAt = ts;
+        recordRunning(store, event.taskId, task);
         return;
       }
       case 'task.waiting-approval': {
         const task = tasks.get(event.taskId);
         if (task) task.review = event.review;
         const project = store.projects.get(event.projectId);
-        if (project) store.indexPatch(project, event.review.uuid, event.taskId);
+        if (!project) return;
+        // The pending transaction record is the row now.
+        store.transaction(() => {
+          if (store.indexPatch(project, event.review.uuid, event.taskId)) store.runs.remove(runningRowId(project.projectId, task?.kind ?? 'patch', event.taskId));
+        });
         return;
       }
       case 'task.completed':
@@ -93,7 +101,14 @@ export function attachRecorder(options: { readonly runtime: Runtime; readonly st
         const task = tasks.get(event.taskId);
         tasks.delete(event.taskId);
         notes.delete(event.taskId);
-        if (task) recordRun(store, event.taskId, task, ts, event.result, event.type === 'task.failed' ? event.error : null);
+        if (!task) return;
+        const result = event.result;
+        const error = event.type === 'task.failed' ? event.error : null;
+        // One transaction: a reader never sees the task with no row, or with two.
+        store.transaction(() => {
+          store.runs.remove(runningRowId(task.projectId, task.kind, event.taskId));
+          recordRun(store, event.taskId, task, ts, result, error);
+        });
         return;
       }
       default:
@@ -132,6 +147,33 @@ function runKindOf(kind: TaskKind): RunKind {
     default:
       return assertNever(kind);
   }
+}
+
+/** The id of a task's row while it runs (also the id of its final row when it ends with no result). */
+function runningRowId(projectId: string, kind: TaskKind, taskId: string): string {
+  return runId(projectId, runKindOf(kind), `task-${taskId}`);
+}
+
+/** Writes the "running" row of a task that has just started. */
+function recordRunning(store: Store, taskId: string, task: TaskNotes): void {
+  const project = store.projects.get(task.projectId);
+  if (!project) return;
+  store.runs.upsert({
+    id: runningRowId(project.projectId, task.kind, taskId),
+    projectId: project.projectId,
+    kind: runKindOf(task.kind),
+    status: 'running',
+    verdict: null,
+    code: null,
+    title: task.title,
+    summary: '',
+    startedAt: new Date(task.startedAt).toISOString(),
+    endedAt: null,
+    file: null,
+    origin: 'app',
+    taskId,
+    detail: null,
+  });
 }
 
 function failedStatus(error: FailureData | null): RunStatus {

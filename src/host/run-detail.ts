@@ -12,7 +12,7 @@ const TICK_FILE = /^relais\/history\/([A-Za-z0-9][A-Za-z0-9._-]*)\/(?:report|met
 
 /** The run, its detail and its task's events. */
 export function getRunDetail(store: Store, id: string): Result<RunDetail> {
-  const stored = store.runs.get(id);
+  const stored = store.runs.get(id) ?? finalRowOfRunning(store, id);
   if (!stored) return fail('RUN_NOT_FOUND', `No run ${id} in the history (it may have been removed by a reindex).`);
   const { detail: kept, ...run } = stored;
   const events = run.taskId ? store.events.forTask(run.taskId) : [];
@@ -20,6 +20,14 @@ export function getRunDetail(store: Store, id: string): Result<RunDetail> {
   const read = project ? detailOf(stored, project.root) : { detail: null, error: `Project ${run.projectId} is not registered.` };
   return ok({ run, detail: read.detail ?? fromKept(stored.kind, kept), detailError: read.error, events });
 }
+
+/** A task's "running" row is replaced when it ends: a window still showing that row gets the final one. */
+function finalRowOfRunning(store: Store, id: string): StoredRun | null {
+  const taskId = RUNNING_ROW.exec(id)?.[1];
+  return taskId ? store.runs.byTask(taskId) : null;
+}
+
+const RUNNING_ROW = /:task-([^:]+)$/;
 
 type Detail = RunDetail['detail'];
 

@@ -64,11 +64,13 @@ export async function startApp(): Promise<void> {
   const log = createLogger(path.join(app.getPath('userData'), 'logs'));
   let store: Store;
   try {
-    store = openStore({ file: path.join(app.getPath('userData'), DATABASE_FILE), nativeBinding: resolveNativeBinding({ versions: process.versions, appRoot: app.getAppPath() }) });
+    // Exclusive: `relay ui` uses this data folder too, and one runtime per database is the rule (store/owner.ts).
+    store = openStore({ file: path.join(app.getPath('userData'), DATABASE_FILE), nativeBinding: resolveNativeBinding({ versions: process.versions, appRoot: app.getAppPath() }), exclusive: true });
   } catch (error) {
     const message = error instanceof StoreError ? `${error.code}: ${error.message}` : String(error);
     log.error('cannot open the database', error);
-    dialog.showErrorBox('Relay Desk cannot open its database', `${message}\n\nRun \`relay ui --rebuild-db\` to rebuild it from your projects, then start Relay Desk again.`);
+    const advice = error instanceof StoreError && error.code === 'STORE_IN_USE' ? '' : '\n\nRun `relay ui --rebuild-db` to rebuild it from your projects, then start Relay Desk again.';
+    dialog.showErrorBox('Relay Desk cannot open its database', `${message}${advice}`);
     app.exit(1);
     return;
   }

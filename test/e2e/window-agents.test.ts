@@ -98,6 +98,8 @@ describe('Ask a friend and Hand off in a real browser', () => {
   it('asks about the working tree: backend picker, diff included, the answer streams in and is saved as a run', async () => {
     const root = await project('friendly');
     writeFileSync(path.join(root, 'src/app.ts'), 'export const v = 42;\n');
+    const watcher = await openWindow();
+    await watcher.history.open({ project: 'friendly' });
     const { page, window, run } = await openWindow();
 
     await step('open Ask a friend from the project card', async () => {
@@ -117,6 +119,16 @@ describe('Ask a friend and Hand off in a real browser', () => {
       await until('the streamed text', async () => ((await streamed.innerText()).includes('Looks **fine**') ? true : undefined));
       expect(await page.locator('.task-status').first().getAttribute('data-task-state')).toBe('running');
       await screenshot(page, 'ask-streaming');
+    });
+    await step('History (another window) shows the ask running, live; its run follows the task', async () => {
+      const row = watcher.history.row('Is the new value of v sensible?');
+      await visible(row.locator('.badge', { hasText: 'running' }));
+      await row.first().click();
+      await visible(watcher.run.header());
+      expect(await watcher.page.locator('.task-status').first().getAttribute('data-task-state')).toBe('running');
+      await visible(watcher.page.getByRole('button', { name: 'Cancel' }));
+      await until('the streamed text in the run', async () => ((await watcher.page.getByRole('log', { name: 'Streamed answer' }).innerText()).includes('Looks **fine**') ? true : undefined));
+      await screenshot(watcher.page, 'run-running');
     });
     await step('the model got the question and the diff', () => {
       const chat = ollama.requests.find((r) => (r as { path: string }).path === '/api/chat') as { body: { model: string; messages: Array<{ content: string }> } };
@@ -142,7 +154,16 @@ describe('Ask a friend and Hand off in a real browser', () => {
       expect(await request.innerText()).toContain('Is the new value of v sensible?');
       await visible(page.getByRole('region', { name: 'Answer' }).locator('table'));
     });
+    await step('the other window, still on the running run, now shows the saved answer; History has one row, done', async () => {
+      await visible(watcher.page.getByRole('region', { name: 'Answer' }).locator('table'));
+      await watcher.history.open({ project: 'friendly' });
+      await visible(watcher.history.row('Is the new value of v sensible?'));
+      expect(await watcher.history.rows().count()).toBe(1);
+      expect(await watcher.history.row('Is the new value of v sensible?').locator('.badge', { hasText: 'running' }).count()).toBe(0);
+    });
     expect(page.errors).toEqual([]);
+    expect(watcher.page.errors).toEqual([]);
+    await watcher.page.close();
     await page.close();
   });
 

@@ -12,6 +12,8 @@ export interface OpenDatabaseOptions {
   readonly nativeBinding?: string;
   readonly migrations?: readonly Migration[];
   readonly now?: () => Date;
+  /** Claim the file for this process (refusing with STORE_IN_USE when another live one has it); closing gives it up. */
+  readonly exclusive?: boolean;
 }
 
 /**

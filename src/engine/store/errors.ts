@@ -11,7 +11,9 @@ export type StoreErrorCode =
   /** better-sqlite3's native module could not be loaded (e.g. built for another Node/Electron ABI). */
   | 'STORE_NATIVE_MODULE'
   /** The file could not be opened (permissions, missing folder, locked). */
-  | 'STORE_OPEN_FAILED';
+  | 'STORE_OPEN_FAILED'
+  /** Another live Relay Desk process owns the database (see owner.ts). */
+  | 'STORE_IN_USE';
 
 /**
  * The store fails closed: anything that makes the database untrustworthy stops it with this

@@ -92,6 +92,9 @@ export function runsRepository(db: BetterSqlite3.Database) {
   const byTask = db.prepare<[string], Row>(`SELECT ${LIST_COLUMNS}, detail FROM runs WHERE task_id = ? ORDER BY started_at DESC LIMIT 1`);
   const fileIds = db.prepare<[string], { id: string }>(`SELECT id FROM runs WHERE project_id = ? AND origin = 'file'`);
   const remove = db.prepare<[string]>('DELETE FROM runs WHERE id = ?');
+  const interrupt = db.prepare<[string, string]>(
+    `UPDATE runs SET status = 'failed', code = 'INTERRUPTED', summary = ?, ended_at = ? WHERE status = 'running' AND origin = 'app'`,
+  );
   const listCache = new Map<string, BetterSqlite3.Statement>();
 
   const withDetail = (row: Row | undefined): StoredRun | null => (row ? { ...toRun(row), detail: row.detail ? (JSON.parse(row.detail) as unknown) : null } : null);
@@ -112,6 +115,8 @@ export function runsRepository(db: BetterSqlite3.Database) {
     /** Ids of the project's rows that index files of truth. */
     fileRunIds: (projectId: string): string[] => fileIds.all(projectId).map((r) => r.id),
     remove: (id: string): boolean => remove.run(id).changes > 0,
+    /** Marks the app's rows of runs still in progress as failed (their process ended without finishing them). */
+    markInterrupted: (endedAt: string): number => interrupt.run('Relay Desk stopped before this run ended.', normaliseTime(endedAt)).changes,
     /**
      * The newest runs matching the filter, `limit` at a time. Keyset paging on
      * (started_at, id) keeps every page as fast as the first; the indexes match each filter.

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReindexSummary } from '../../shared/contract.js';
 import { openDatabase, type OpenDatabaseOptions } from './database.js';
+import { assertNotOwnedByOther, claimOwnership } from './owner.js';
 import { eventsRepository, type EventsRepository } from './events.js';
 import { projectsRepository, type ProjectRecord, type ProjectsRepository } from './projects.js';
 import { indexPatch, indexTick, reindexProject, type ProjectRef } from './reindex.js';
@@ -27,7 +28,7 @@ export interface Store {
   close(): void;
 }
 
-function wrap(file: string, db: BetterSqlite3.Database): Store {
+function wrap(file: string, db: BetterSqlite3.Database, release: () => void = () => {}): Store {
   const runs = runsRepository(db);
   return {
     file,
@@ -41,13 +42,21 @@ function wrap(file: string, db: BetterSqlite3.Database): Store {
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {
       if (db.open) db.close();
+      release();
     },
   };
 }
 
 /** Opens the store; throws a StoreError (STORE_CORRUPT, STORE_TOO_NEW, …) when the file cannot be trusted. */
 export function openStore(options: OpenDatabaseOptions): Store {
-  return wrap(options.file, openDatabase(options));
+  if (!options.exclusive) return wrap(options.file, openDatabase(options));
+  const release = claimOwnership(options.file);
+  try {
+    return wrap(options.file, openDatabase(options), release);
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 export interface RebuildOutcome {
@@ -67,6 +76,8 @@ export interface RebuildOutcome {
 export function rebuildStore(options: OpenDatabaseOptions & { readonly now?: () => Date }): RebuildOutcome {
   const { file } = options;
   const now = options.now ?? (() => new Date());
+  // A database another live process owns is not damaged: never move it from under that process.
+  if (options.exclusive) assertNotOwnedByOther(file);
   const salvaged = existsSync(file) ? salvageProjects(file, options.nativeBinding) : [];
   let movedTo: string | null = null;
   if (existsSync(file)) {

@@ -11,6 +11,7 @@ import { ProjectsView } from '../views/ProjectsView';
 import { RunDetailView } from '../views/RunDetailView';
 import { SettingsView } from '../views/SettingsView';
 import { Empty } from '../components/ui';
+import { ConnectionBanner } from './ConnectionBanner';
 import { HandoffPrompts } from './HandoffPrompts';
 import { Notices } from './Notices';
 import { useRoute } from './router';
@@ -65,6 +66,7 @@ export function App() {
       </a>
       <Sidebar route={route} />
       <main id="main" ref={mainRef} tabIndex={-1}>
+        <ConnectionBanner />
         <HandoffPrompts />
         <RouteView route={route} />
       </main>

@@ -21,10 +21,12 @@ export function queriesToInvalidate(event: RuntimeEvent): readonly QueryPrefix[]
     case 'project.policy-changed':
       return [['projects'], ['runtime']];
     case 'task.queued':
-    case 'task.started':
     case 'task.cancelling':
     case 'task.approval-resolved':
       return [['runtime']];
+    // The recorder has written the task's "running" row: History shows it while it runs.
+    case 'task.started':
+      return [['runtime'], ['runs']];
     // The recorder indexes a pending transaction when its approval is requested: a "waiting" row appears.
     case 'task.waiting-approval':
       return [['runtime'], ['runs'], ['run']];

@@ -3,6 +3,7 @@
 // way the rest of the renderer only ever talks to `window.relay`.
 import { buildRelayApi, type RelayApi } from '../../shared/api.js';
 import { SOCKET_PATH } from '../../shared/wire.js';
+import { connection } from './connection.js';
 import { createSocketTransport, type SocketConstructor } from './socket-transport.js';
 
 declare global {
@@ -15,7 +16,7 @@ declare global {
 export function installRelay(): RelayApi {
   if ('relay' in window && window.relay) return window.relay;
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const transport = createSocketTransport({ url: `${scheme}://${window.location.host}${SOCKET_PATH}`, WebSocket: WebSocket as unknown as SocketConstructor });
+  const transport = createSocketTransport({ url: `${scheme}://${window.location.host}${SOCKET_PATH}`, WebSocket: WebSocket as unknown as SocketConstructor, onStatus: connection.set });
   const api = buildRelayApi(transport);
   Object.defineProperty(window, 'relay', { value: api, writable: false, configurable: false });
   return api;

@@ -20,6 +20,8 @@ export interface SocketTransportOptions {
   readonly WebSocket: SocketConstructor;
   /** Delay before reconnecting after the socket closes (ms); the delay doubles up to 10 s. */
   readonly reconnectMs?: number;
+  /** Told when the socket opens, and when it closes without `close()` having been called. */
+  readonly onStatus?: (status: 'open' | 'lost') => void;
 }
 
 export interface SocketTransport {
@@ -52,6 +54,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
     socket = new options.WebSocket(options.url);
     socket.addEventListener('open', () => {
       delay = options.reconnectMs ?? 500;
+      options.onStatus?.('open');
       const queued = outbox;
       outbox = [];
       for (const frame of queued) socket.send(frame);
@@ -81,6 +84,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
       for (const resolve of pending.values()) resolve({ ok: false, error });
       pending.clear();
       if (closed) return;
+      options.onStatus?.('lost');
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10_000);
     });

@@ -32,7 +32,8 @@ function BackendPicker(props: { readonly value: string; readonly onChange: (valu
 }
 
 /** The answer as it streams: plain text while it arrives (Markdown may be half-written), rendered once done. */
-function StreamedAnswer(props: { readonly task: LiveTask }) {
+/** A relay task's answer as it streams in, then rendered once it is complete. */
+export function StreamedAnswer(props: { readonly task: LiveTask }) {
   const { task } = props;
   const done = task.state === 'completed';
   const finalText = task.result && (task.result.kind === 'ask' || task.result.kind === 'review') ? task.result.relay.text : null;

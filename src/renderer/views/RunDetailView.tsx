@@ -1,10 +1,12 @@
 // One run: its header (what, where, when, outcome) and the panel of its kind.
 import type { RunDetail } from '../../shared/contract.js';
 import { href } from '../app/routes';
+import { TaskStatus } from '../components/TaskStatus';
 import { Badge, Empty, ErrorBox, Loading, RelativeTime, useNow } from '../components/ui';
 import { useProjects, useRun } from '../data/hooks';
 import { assertNever, kindLabel, statusLook, verdictLook } from '../lib/badges';
 import { exactTime, formatDuration } from '../lib/time';
+import { StreamedAnswer } from './AskView';
 import { HandoffPanel } from './run/HandoffPanel';
 import { PatchPanel } from './run/PatchPanel';
 import { RelayPanel } from './run/RelayPanel';
@@ -12,6 +14,15 @@ import { TickPanel } from './run/TickPanel';
 
 function DetailBody(props: { readonly data: RunDetail }) {
   const { run, detail, detailError } = props.data;
+  // Still running: follow it live (stages, streamed output, Cancel); its final detail replaces this.
+  if (run.status === 'running' && run.taskId) {
+    const streams = run.kind === 'relay' || run.kind === 'review';
+    return (
+      <TaskStatus taskId={run.taskId} cancellable>
+        {streams ? (task) => <StreamedAnswer task={task} /> : undefined}
+      </TaskStatus>
+    );
+  }
   if (!detail) {
     return (
       <>

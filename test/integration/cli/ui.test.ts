@@ -1,7 +1,7 @@
 // `relay ui --no-open` as a real child process: it starts, prints the URL with a token,
 // serves the page, and on SIGTERM stops cleanly.
 import { execa } from 'execa';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/cli.js';
@@ -34,11 +34,18 @@ describe('relay ui', () => {
     // The built renderer (npm test builds out/renderer first), not the "run the build" page.
     expect(await page.text()).toContain('<div id="root"></div>');
 
+    // A second one on the same data folder would run a second runtime on the database: refused.
+    const second = await execa(process.execPath, [path.join(REPO_ROOT, 'dist/cli/relay.js'), 'ui', '--no-open', '--data-dir', dataDir], { reject: false, timeout: 20_000 });
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toContain(`STORE_IN_USE: Another Relay Desk (pid ${child.pid})`);
+    expect(second.stdout).not.toContain('running at');
+
     child.kill('SIGTERM');
     const ended = await child;
     expect(ended.exitCode).toBe(0);
     expect(ended.stdout).toContain('Relay Desk stopped.');
     expect(ended.stdout).toContain(`data: ${dataDir}`);
+    expect(existsSync(path.join(dataDir, 'relay-desk.db.owner'))).toBe(false);
   });
 
   it('refuses a damaged database with a named error and rebuilds it on request', async () => {

@@ -11,7 +11,7 @@ import { bindIpcMain, createHost, type Host, type IpcMainLike } from '../../../s
 import { CHANNEL_NAMES } from '../../../src/shared/channels.js';
 import type { ChannelName, IpcReply } from '../../../src/shared/contract.js';
 import { answer, relayProject } from '../../helpers/project.js';
-import { nextEvent } from '../../helpers/runtime.js';
+import { gate, nextEvent } from '../../helpers/runtime.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 
 function freshStore(): Store {
@@ -195,6 +195,44 @@ describe('host', () => {
       expect(askRun).toMatchObject({ status: 'done', summary: 'You asked: Is this safe?', origin: 'app' });
       expect(value(await host.call('getRun', { runId: askRun.id })).detail).toMatchObject({ kind: 'relay', backend: 'gemini', prompt: 'Is this safe?', usage: { inputTokens: 5 } });
       expect(await host.call('buildHandoff', { projectId: 'demo' })).toMatchObject({ ok: false, error: { code: 'ENGINE_UNAVAILABLE' } });
+    });
+
+    it('shows a task as running from its start; its final row takes the running row\'s place', async () => {
+      const release = gate();
+      const slowRelay: RelayEngine = {
+        ask: async () => {
+          await release.promise;
+          return ok({ runId: 'ask-slow', backend: 'fake', text: 'Done thinking.', usage: null });
+        },
+        review: async () => ok({ runId: 'review', backend: 'fake', text: 'ok', usage: null }),
+      };
+      const store = freshStore();
+      const host = createHost({ store, engines: { relay: slowRelay }, onRecordError: (error) => { throw error; } });
+      const root = relayProject({ projectId: 'demo' });
+      value(await host.call('registerProject', { root }));
+      const ticket = value(await host.call('ask', { projectId: 'demo', prompt: 'Slow one?' }));
+      await nextEvent(host.runtime, 'task.started', (e) => e.taskId === ticket.taskId);
+
+      const [running] = value(await host.call('listRuns', {})).runs;
+      expect(running).toMatchObject({ kind: 'relay', status: 'running', title: 'Ask: Slow one?', taskId: ticket.taskId, endedAt: null });
+      expect(value(await host.call('listRuns', { status: 'running' })).runs).toHaveLength(1);
+      expect(value(await host.call('getRun', { runId: running!.id })).run.status).toBe('running');
+
+      // What a process that died mid-task leaves: the next start marks the row interrupted.
+      const crashed = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+      crashed.projects.upsert(store.projects.get('demo')!);
+      crashed.runs.upsert({ ...running!, detail: null });
+      const restarted = createHost({ store: crashed, engines: { relay: slowRelay } });
+      expect(crashed.runs.get(running!.id)).toMatchObject({ status: 'failed', code: 'INTERRUPTED', summary: 'Relay Desk stopped before this run ended.' });
+      await restarted.close();
+      crashed.close();
+
+      release.open();
+      await settle(host, ticket.taskId);
+      const runs = value(await host.call('listRuns', {})).runs;
+      expect(runs.map((r) => [r.status, r.summary])).toEqual([['done', 'Done thinking.']]);
+      // A window still showing the running row's address gets the final run.
+      expect(value(await host.call('getRun', { runId: running!.id })).run).toMatchObject({ id: runs[0]!.id, status: 'done' });
     });
 
     it('continues the event seq and the projects\' policies after a restart on the same store', async () => {

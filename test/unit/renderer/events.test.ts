@@ -32,6 +32,11 @@ describe('queriesToInvalidate()', () => {
     expect(queriesToInvalidate({ type: 'task.approval-resolved', ...ids, approvalId: 'a1', decision: { approve: true }, by: 'user' })).toEqual([['runtime']]);
   });
 
+  it('refreshes History when a task starts: the recorder has written its running row', () => {
+    expect(queriesToInvalidate({ type: 'task.started', ...ids, kind: 'tick', title: 'Tick' })).toEqual([['runtime'], ['runs']]);
+    expect(queriesToInvalidate({ type: 'task.queued', ...ids, kind: 'tick', title: 'Tick', position: 1 })).toEqual([['runtime']]);
+  });
+
   it('refreshes projects on project events, everything on lifecycle events, nothing on streamed output', () => {
     expect(queriesToInvalidate({ type: 'project.registered', projectId: 'p', root: '/p', name: 'p', policy: { mode: 'ask' } })).toContainEqual(['projects']);
     expect(queriesToInvalidate({ type: 'project.policy-changed', projectId: 'p', policy: { mode: 'auto' } })).toEqual([['projects'], ['runtime']]);
