@@ -25,6 +25,7 @@ import { fileStat, unifiedDiff } from './summary.js';
 import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
+import { refExists } from '../git/branch.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { currentOwner, ownerIsGone, type ProcessOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
@@ -520,7 +521,10 @@ async function switchToPatchBranch(root: string, config: RelayConfig, uuid: stri
     return undefined;
   }
   const base = config.git.gitBranchTemplate === 'gitCommitMsg' && message ? slug(message) : uuid.slice(0, 8);
-  const name = `${config.git.gitBranchPrefix}${base || uuid.slice(0, 8)}`;
+  const wanted = `${config.git.gitBranchPrefix}${base || uuid.slice(0, 8)}`;
+  // Assistants repeat commit messages ("fix: typo"); a taken name gets a number, not a failure.
+  let name = wanted;
+  for (let n = 2; (await refExists(root, `refs/heads/${name}`)) && n < 100; n += 1) name = `${wanted}-${n}`;
   if (!(await isValidBranchName(root, name))) {
     warnings.push(`Branch name ${name} is not valid for git; no branch was created.`);
     return undefined;

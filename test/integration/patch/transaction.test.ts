@@ -122,11 +122,24 @@ process.exit(n > 0 ? 1 : 0);
       expect(readTree(root)).toEqual(before);
     });
 
-    it('refuses commands that need a shell', async () => {
-      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: 'echo hi && rm -rf /' });
+    it('refuses commands that need a shell, naming the field, before anything runs', async () => {
+      const { root, config } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: 'echo hi && rm -rf /' });
+      const before = readTree(root);
       const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
-      expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'PRE_COMMAND_FAILED' } });
-      expect(outcome.status === 'rejected' && outcome.error.message).toContain('shell operator');
+      expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_INVALID' } });
+      expect(outcome.status === 'rejected' && outcome.error.message).toMatch(/patch\.preCommand: .*shell operator "&&"/);
+      expect(readTree(root)).toEqual(before);
+      // A config handed in directly (the app's own) is still never given to a shell.
+      const direct = await applyPatch({ root, config, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      expect(direct).toMatchObject({ status: 'rejected', error: { code: 'PRE_COMMAND_FAILED' } });
+      expect(direct.status === 'rejected' && direct.error.message).toContain('shell operator');
+    });
+
+    it('refuses a linter that needs a shell instead of letting every patch pass unchecked', async () => {
+      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { linter: 'npx eslint . | tee lint.log' });
+      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_INVALID' } });
+      expect(outcome.status === 'rejected' && outcome.error.message).toContain('patch.linter');
     });
 
     it('rolls back files a formatter (postCommand) changed outside the patch too', async () => {
@@ -204,6 +217,14 @@ writeFileSync('src/cache.tmp', 'x');
       const outcome = await applyPatch({ root, text: answer([{ path: 'src/a.ts', body: 'x' }], { gitCommitMsg: 'feat(ui): Add the Button!' }), source: 'paste', decide: approveAll });
       expect(outcome).toMatchObject({ status: 'applied', branch: 'relay/feat-ui-add-the-button' });
       expect(gitIn(root, 'branch', '--show-current').trim()).toBe('relay/feat-ui-add-the-button');
+    });
+
+    it('numbers the branch when an earlier answer already took its name', async () => {
+      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, {}, { autoGitBranch: true });
+      await applyPatch({ root, text: answer([{ path: 'src/a.ts', body: 'x' }], { gitCommitMsg: 'fix: typo' }), source: 'paste', decide: approveAll });
+      const second = await applyPatch({ root, text: answer([{ path: 'src/a.ts', body: 'y' }], { gitCommitMsg: 'fix: typo' }), source: 'paste', decide: approveAll });
+      expect(second).toMatchObject({ status: 'applied', branch: 'relay/fix-typo-2', warnings: [] });
+      expect(gitIn(root, 'branch', '--show-current').trim()).toBe('relay/fix-typo-2');
     });
   });
 
