@@ -159,6 +159,25 @@ writeFileSync('src/cache.tmp', 'x');
       expect(readTree(root)).toEqual(before);
     });
 
+    it('rolls back what a formatter changed when the project is a subfolder of its git repository', async () => {
+      const formatter = `import { writeFileSync, readFileSync } from 'node:fs';
+writeFileSync('src/a.ts', readFileSync('src/a.ts', 'utf8').replace('= 2', '=  2'));
+writeFileSync('src/other.ts', 'formatted\\n');
+`;
+      const repo = gitRepo({ 'app/fmt.mjs': formatter, 'app/src/a.ts': 'export const a = 1;\n', 'app/src/other.ts': 'untouched\n', 'docs/readme.txt': 'docs\n', '.gitignore': '.relaycode/\n' });
+      writeFileSync(path.join(repo, 'docs/readme.txt'), 'edited outside the project\n');
+      const root = path.join(repo, 'app');
+      const base = defaultRelayConfig('demo');
+      writeRelayConfig(root, { ...base, patch: { ...base.patch, approvalMode: 'manual', postCommand: ['node', 'fmt.mjs'] } });
+      const skip = ['.git', 'app/.relaycode', 'app/relay.config.json', '.gitignore'];
+      const before = readTree(repo, skip);
+      let review: PendingReview | undefined;
+      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
+      expect(outcome.status).toBe('rolled-back');
+      expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/new/b.ts', 'src/other.ts']);
+      expect(readTree(repo, skip)).toEqual(before);
+    });
+
     it('rolls back when the postCommand fails', async () => {
       const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { postCommand: ['node', '-e', 'process.exit(1)'] });
       const before = readTree(root);
