@@ -189,14 +189,14 @@ Exit codes: runs until Ctrl+C (0); 1 when the config is missing or invalid at st
       let config = requireConfig(root);
       const configFile = path.join(root, CONFIG_FILE);
       let configStamp = stampOf(configFile);
+      const fixedInterval = options.interval !== undefined;
+      const interval = fixedInterval ? Number(options.interval) : config.watcher.clipboardPollInterval;
+      if (!Number.isFinite(interval) || interval < 50) throw new UsageError('--interval must be a number of milliseconds ≥ 50');
       const { default: clipboard } = await import('clipboardy');
       if (options.prompt !== false) {
         print(systemPrompt(config.projectId));
         print('—'.repeat(60));
       }
-      const fixedInterval = options.interval !== undefined;
-      const interval = fixedInterval ? Number(options.interval) : config.watcher.clipboardPollInterval;
-      if (!Number.isFinite(interval) || interval < 50) throw new UsageError('--interval must be a number of milliseconds ≥ 50');
 
       /** Reloads relay.config.json when it changed (core.watchConfig); a broken edit keeps the last good settings. */
       const reloadIfChanged = (): void => {

@@ -251,8 +251,16 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     }
   }
   let errorsBefore = 0;
-  const hasLinter = configured(config.patch.linter);
-  if (hasLinter) errorsBefore = countFromRun(await run('linter', config.patch.linter));
+  let hasLinter = configured(config.patch.linter);
+  const lintWarnings: string[] = [];
+  if (hasLinter) {
+    const baseline = await run('linter', config.patch.linter);
+    if (baseline.result.startFailed) {
+      // Counting "1 error before, 1 after" for a missing program would pass every patch as linted.
+      hasLinter = false;
+      lintWarnings.push(`The linter (${baseline.argv.join(' ')}) could not be started, so this patch was not linted: ${tail(baseline.result.output, 300)}`);
+    } else errorsBefore = countFromRun(baseline);
+  }
 
   const record: TransactionRecord = {
     schemaVersion: 1,
@@ -271,7 +279,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     createdDirs: foldersToCreate(root, changes),
     files: [],
     approved: false,
-    warnings: [...meta.warnings],
+    warnings: [...meta.warnings, ...lintWarnings],
     ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
   };
   const pending: TransactionRecord = { ...record, owner: currentOwner(now(hooks)) };

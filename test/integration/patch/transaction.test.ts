@@ -114,6 +114,15 @@ process.exit(n > 0 ? 1 : 0);
       expect(review?.linter?.output).toContain('BAD found');
     });
 
+    it('says a patch was not linted when the linter cannot be started, instead of counting it as clean', async () => {
+      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { linter: ['relay-no-such-linter-xyz', '--check'] });
+      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      expect(outcome.status).toBe('applied');
+      expect(outcome.status === 'applied' && outcome.linter).toBeUndefined();
+      expect(outcome.status === 'applied' && outcome.warnings.join('\n')).toMatch(/linter \(relay-no-such-linter-xyz --check\) could not be started.*not linted/);
+      expect(listCommitted(root)[0]?.warnings.join('\n')).toContain('not linted');
+    });
+
     it('refuses before writing anything when the preCommand fails', async () => {
       const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: ['node', '-e', 'process.exit(3)'] });
       const before = readTree(root);
