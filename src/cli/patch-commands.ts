@@ -312,7 +312,13 @@ Exit codes: 0 reverted, 1 not reverted (not found, already reverted, conflict, n
     .action(async (target: string, options: { yes?: boolean; json?: boolean }) => {
       const root = projectRoot(program);
       recoverFirst(root);
-      requireConfig(root);
+      const config = loadRelayConfig(root);
+      if (!config.ok) {
+        if (options.json) printJson({ status: 'rejected', uuid: null, recovered: [], files: [], error: config.error });
+        else printError(`✘ ${config.error.message}`);
+        process.exitCode = EXIT.failed;
+        return;
+      }
       const found = findTransaction(root, target);
       if (found.ok && !options.yes) {
         const r = found.value;

@@ -173,6 +173,9 @@ describe('relay prompt, log, revert, git commit', () => {
     const run = await relay(['revert', '--yes'], { cwd: root });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('TRANSACTION_NOT_FOUND');
+    const unset = await relay(['revert', '--yes', '--json'], { cwd: tempDir('relay-none-') });
+    expect(unset.exitCode).toBe(1);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_MISSING' } });
   });
 
   it('has help for every command', async () => {
