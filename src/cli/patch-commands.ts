@@ -8,11 +8,12 @@ import { systemPrompt } from '../engine/patch/prompt.js';
 import { findTransaction, revertTransaction } from '../engine/patch/revert.js';
 import { damagedRecords, listCommitted } from '../engine/patch/state.js';
 import { describeStats } from '../engine/patch/summary.js';
+import { toArgv } from '../engine/patch/commands.js';
 import { applyPatch, recoverPending, type FaultPoint, type PatchHooks } from '../engine/patch/transaction.js';
 import { startClipboardWatcher } from '../engine/patch/watcher.js';
 import { commitPaths } from '../engine/git/commit.js';
 import { isGitRepo } from '../engine/git/core.js';
-import { confirm, EXIT, print, printError, printJson, UsageError } from './io.js';
+import { canAsk, confirm, EXIT, print, printError, printJson, UsageError } from './io.js';
 import { outcomeJson, printOutcome, printRecoveries, terminalDecider } from './patch-output.js';
 import { findProjectRoot } from './project.js';
 
@@ -53,6 +54,19 @@ function requireConfig(root: string): RelayConfig {
   return config.value;
 }
 
+/** How often `relay watch` looks at relay.config.json for edits. */
+const CONFIG_POLL_MS = 500;
+
+/** What tells one version of a file from the next (mtime alone misses two saves within its resolution). */
+function stampOf(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
 function suggestLinter(root: string): string | null {
   if (existsSync(path.join(root, 'tsconfig.json'))) return 'npx tsc --noEmit';
   if (existsSync(path.join(root, 'pyproject.toml'))) return 'ruff check .';
@@ -67,6 +81,16 @@ export function registerPatchCommands(program: Command): void {
     .description(`create ${CONFIG_FILE} and ${STATE_DIR}/ in the current project`)
     .option('--project-id <id>', 'the id assistants must put in their answers (default: the folder name)')
     .option('--linter <command>', 'a linter to run after each patch, e.g. "npx tsc --noEmit" (run without a shell)')
+    .addHelpText('after', `
+Writes ${CONFIG_FILE} with defaults for everything (no linter, no pre/post command unless
+--linter is given), creates ${STATE_DIR}/ and adds it to .gitignore. Changes nothing when
+${CONFIG_FILE} already exists.
+
+Examples:
+  relay init
+  relay init --project-id shop --linter "npx tsc --noEmit"
+
+Exit codes: 0 done (or already set up), 1 the existing config is invalid, 2 bad flags.`)
     .action((options: { projectId?: string; linter?: string }) => {
       const root = path.resolve(program.opts<GlobalOptions>().cwd ?? process.cwd());
       const configFile = path.join(root, CONFIG_FILE);
@@ -78,6 +102,8 @@ export function registerPatchCommands(program: Command): void {
       }
       const projectId = (options.projectId ?? path.basename(root)).trim();
       if (!PROJECT_ID_PATTERN.test(projectId)) throw new UsageError(`--project-id must be letters, digits, ".", "_" or "-": ${JSON.stringify(projectId)}`);
+      const linterArgv = options.linter === undefined ? null : toArgv(options.linter);
+      if (linterArgv && !linterArgv.ok) throw new UsageError(`--linter: ${linterArgv.error.message}`);
       const { ignored } = initProject(root, { projectId, ...(options.linter ? { linter: options.linter } : {}) });
       print(`✔ Created ${CONFIG_FILE} (projectId: ${projectId})${ignored ? ` and added ${STATE_DIR}/ to .gitignore` : ''}.`);
       const suggestion = suggestLinter(root);
@@ -91,6 +117,24 @@ export function registerPatchCommands(program: Command): void {
     .argument('<file>', 'file holding the answer')
     .option('-y, --yes', 'approve without asking')
     .option('--json', 'print one JSON result object')
+    .addHelpText(
+      'after',
+      `
+The answer is applied as one transaction: every file is worked out in memory first, then
+written; the linter and pre/post commands of ${CONFIG_FILE} run; approval is automatic
+(patch.approvalMode "auto") or asked on the terminal ("manual"; --yes approves). A refused
+or rejected answer leaves every file as it was.
+
+Examples:
+  relay apply answer.md
+  pbpaste | relay apply - --yes --json
+
+--json prints one object: { status: "applied" | "skipped" | "rejected" | "rolled-back",
+  uuid, files: [{ path, change: "create" | "modify" | "delete", added, removed }],
+  error: null | { code, message }, warnings, branch, linter, recovered }.
+Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (the tree is
+  as before), 2 the command line was wrong or the file cannot be read.`,
+    )
     .action(async (file: string, options: { yes?: boolean; json?: boolean }) => {
       const root = projectRoot(program);
       let text: string;
@@ -113,6 +157,7 @@ export function registerPatchCommands(program: Command): void {
     .description('print the system prompt that teaches an assistant the answer format')
     .action(() => {
       const root = projectRoot(program);
+      recoverFirst(root);
       const config = loadRelayConfig(root);
       if (!config.ok) printError(`note: ${config.error.message} Using the folder name as projectId.`);
       print(systemPrompt(config.ok ? config.value.projectId : path.basename(root)));
@@ -124,34 +169,63 @@ export function registerPatchCommands(program: Command): void {
     .option('-y, --yes', 'approve every patch without asking')
     .option('--interval <ms>', 'clipboard poll interval in milliseconds (default: watcher.clipboardPollInterval)')
     .option('--no-prompt', 'do not print the system prompt at start')
+    .addHelpText(
+      'after',
+      `
+Prints the system prompt (with this project's id), then polls the clipboard. Text already on
+the clipboard at start is ignored; a copied answer for this project is applied as with
+\`relay apply\`; answers for other projects are ignored. Edits to ${CONFIG_FILE} are picked up
+when saved (core.watchConfig); an invalid edit keeps the previous settings.
+
+Examples:
+  relay watch
+  relay watch --yes --no-prompt
+
+Exit codes: runs until Ctrl+C (0); 1 when the config is missing or invalid at start.`,
+    )
     .action(async (options: { yes?: boolean; interval?: string; prompt?: boolean }) => {
       const root = projectRoot(program);
       recoverFirst(root);
       let config = requireConfig(root);
-      let configMtime = statSync(path.join(root, CONFIG_FILE)).mtimeMs;
+      const configFile = path.join(root, CONFIG_FILE);
+      let configStamp = stampOf(configFile);
+      const fixedInterval = options.interval !== undefined;
+      const interval = fixedInterval ? Number(options.interval) : config.watcher.clipboardPollInterval;
+      if (!Number.isFinite(interval) || interval < 50) throw new UsageError('--interval must be a number of milliseconds ≥ 50');
       const { default: clipboard } = await import('clipboardy');
       if (options.prompt !== false) {
         print(systemPrompt(config.projectId));
         print('—'.repeat(60));
       }
-      const interval = options.interval ? Number(options.interval) : config.watcher.clipboardPollInterval;
-      if (!Number.isFinite(interval) || interval < 50) throw new UsageError('--interval must be a number of milliseconds ≥ 50');
+
+      /** Reloads relay.config.json when it changed (core.watchConfig); a broken edit keeps the last good settings. */
+      const reloadIfChanged = (): void => {
+        if (!config.core.watchConfig) return;
+        const stamp = stampOf(configFile);
+        if (stamp === configStamp) return;
+        configStamp = stamp;
+        const reloaded = loadRelayConfig(root);
+        if (!reloaded.ok) {
+          printError(`! ${CONFIG_FILE} changed but is invalid; keeping the previous settings.\n${reloaded.error.message}`);
+          return;
+        }
+        const previous = config;
+        config = reloaded.value;
+        print(`• ${CONFIG_FILE} changed; reloaded.`);
+        if (config.projectId !== previous.projectId) {
+          print(`• The projectId is now "${config.projectId}"; give your assistant the new system prompt:`);
+          print(systemPrompt(config.projectId));
+          print('—'.repeat(60));
+        }
+        if (!fixedInterval && config.watcher.clipboardPollInterval !== previous.watcher.clipboardPollInterval) watcher.setIntervalMs(config.watcher.clipboardPollInterval);
+      };
+
       const watcher = startClipboardWatcher({
         source: { read: () => clipboard.read() },
         intervalMs: interval,
         onError: (error) => printError(`! clipboard: ${(error as Error).message}`),
         onCandidate: async (text) => {
-          if (config.core.watchConfig) {
-            const mtime = statSync(path.join(root, CONFIG_FILE)).mtimeMs;
-            if (mtime !== configMtime) {
-              const reloaded = loadRelayConfig(root);
-              if (reloaded.ok) {
-                config = reloaded.value;
-                print(`• ${CONFIG_FILE} changed; reloaded.`);
-              } else printError(`! ${CONFIG_FILE} changed but is invalid; keeping the previous settings.\n${reloaded.error.message}`);
-              configMtime = mtime;
-            }
-          }
+          reloadIfChanged(); // an answer copied right after an edit uses the edit
           const parsed = parseResponse(text);
           if (parsed.ok && parsed.value.control.projectId !== config.projectId) {
             print(`• Clipboard answer is for project "${parsed.value.control.projectId}", not "${config.projectId}"; ignored.`);
@@ -162,10 +236,13 @@ export function registerPatchCommands(program: Command): void {
           printOutcome(outcome);
         },
       });
+      // The config is also checked on its own clock, so an edit is picked up (and said) when it is saved.
+      const configTimer = setInterval(reloadIfChanged, CONFIG_POLL_MS);
       await watcher.ready;
       print(`Watching the clipboard for answers to project "${config.projectId}" (every ${interval} ms). Ctrl+C stops.`);
       await new Promise<void>((resolve) => {
         const stop = (): void => {
+          clearInterval(configTimer);
           void watcher.stop().then(resolve);
         };
         process.once('SIGINT', stop);
@@ -178,6 +255,7 @@ export function registerPatchCommands(program: Command): void {
     .description('list applied transactions, newest first')
     .option('--json', 'print JSON')
     .option('-n, --limit <n>', 'show at most n transactions')
+    .addHelpText('after', `\nThe number before each entry is what \`relay revert <index>\` takes (1 = newest).\n--json prints an array of { index, uuid, createdAt, source, gitCommitMsg, promptSummary,\n  files: [{ path, change, added, removed }], revertOf, revertedBy }.`)
     .action((options: { json?: boolean; limit?: string }) => {
       const root = projectRoot(program);
       recoverFirst(root);
@@ -215,24 +293,49 @@ export function registerPatchCommands(program: Command): void {
     .description('undo a transaction (uuid, or its number in `relay log`; default 1 = newest) as a new transaction')
     .argument('[target]', 'uuid, uuid prefix, or log index', '1')
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--json', 'print one JSON result object')
+    .option('--json', 'print one JSON result object (needs --yes: a script cannot answer the question)')
+    .addHelpText(
+      'after',
+      `
+The files go back to what they were before the transaction, as a new transaction of their
+own (listed in \`relay log\`). A file changed since then is merged three ways, keeping the
+later edits; if they overlap the change, nothing is reverted and the file is named.
+
+Examples:
+  relay revert            (the newest transaction, after a confirmation)
+  relay revert 3 --yes
+  relay revert 1f2e3d4c --yes --json
+
+Exit codes: 0 reverted, 1 not reverted (not found, already reverted, conflict, not
+  confirmed; the tree is as before), 2 the command line was wrong.`,
+    )
     .action(async (target: string, options: { yes?: boolean; json?: boolean }) => {
       const root = projectRoot(program);
       recoverFirst(root);
-      requireConfig(root);
+      const config = loadRelayConfig(root);
+      if (!config.ok) {
+        if (options.json) printJson({ status: 'rejected', uuid: null, recovered: [], files: [], error: config.error });
+        else printError(`✘ ${config.error.message}`);
+        process.exitCode = EXIT.failed;
+        return;
+      }
       const found = findTransaction(root, target);
-      if (found.ok && !options.yes && !options.json) {
+      if (found.ok && !options.yes) {
         const r = found.value;
-        print(`Revert ${r.uuid} (${r.gitCommitMsg ?? r.promptSummary ?? 'no message'}): ${describeStats(r.files)}`);
-        if (!(await confirm('Revert it?'))) {
-          printError('Not reverted. (Pass --yes to revert without a terminal prompt.)');
+        // --json is for scripts, which cannot answer the question: they must say --yes.
+        const asked = !options.json && canAsk();
+        if (asked) print(`Revert ${r.uuid} (${r.gitCommitMsg ?? r.promptSummary ?? 'no message'}): ${describeStats(r.files)}`);
+        if (!asked || !(await confirm('Revert it?'))) {
+          const message = asked ? 'Not reverted: you declined.' : `Not reverted: reverting ${r.uuid} needs a confirmation; pass --yes to revert without a terminal prompt.`;
+          if (options.json) printJson({ status: 'rejected', uuid: r.uuid, recovered: [], files: [], error: { code: 'NOT_CONFIRMED', message } });
+          else printError(`✘ ${message}`);
           process.exitCode = EXIT.failed;
           return;
         }
       }
       const outcome = await revertTransaction({ root, target, decide: terminalDecider(true) }, { fault: faultHook() });
       if (options.json) printJson(outcomeJson(outcome));
-      else printOutcome(outcome, 'Reverted with');
+      else printOutcome(outcome, 'Reverted with', 'Not reverted');
       process.exitCode = outcome.status === 'applied' ? EXIT.ok : EXIT.failed;
     });
 
@@ -241,6 +344,15 @@ export function registerPatchCommands(program: Command): void {
     .command('commit')
     .description("commit the latest transaction's files with its gitCommitMsg")
     .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText(
+      'after',
+      `
+Stages and commits only the files the newest transaction of \`relay log\` touched (other
+changes in the work tree stay uncommitted), with its gitCommitMsg as the message.
+
+Exit codes: 0 committed, 1 not a git repository, no transaction, nothing to commit, not
+  confirmed or git failed.`,
+    )
     .action(async (options: { yes?: boolean }) => {
       const root = projectRoot(program);
       recoverFirst(root);
@@ -267,6 +379,11 @@ export function registerPatchCommands(program: Command): void {
       }
       try {
         const sha = await commitPaths(root, paths, message);
+        if (sha === null) {
+          printError(`✘ Nothing to commit: the files of ${latest.uuid} (${paths.join(', ')}) are as in the last commit.`);
+          process.exitCode = EXIT.failed;
+          return;
+        }
         print(`✔ Committed ${sha.slice(0, 10)}: ${message}`);
       } catch (error) {
         printError(`✘ git commit failed: ${(error as Error).message}`);

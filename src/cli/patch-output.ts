@@ -33,7 +33,7 @@ export function printRecoveries(recovered: readonly Recovery[]): void {
 }
 
 /** Prints an outcome for people. */
-export function printOutcome(outcome: PatchOutcome, verb = 'Applied'): void {
+export function printOutcome(outcome: PatchOutcome, verb = 'Applied', refusal = 'Not applied'): void {
   printRecoveries(outcome.recovered);
   switch (outcome.status) {
     case 'applied':
@@ -47,7 +47,7 @@ export function printOutcome(outcome: PatchOutcome, verb = 'Applied'): void {
       print(`• Skipped: ${outcome.reason.message}`);
       return;
     case 'rejected':
-      printError(`✘ Not applied (${outcome.error.code}): ${outcome.error.message}`);
+      printError(`✘ ${refusal} (${outcome.error.code}): ${outcome.error.message}`);
       return;
     case 'rolled-back':
       printError(`✘ Rolled back (${outcome.error.code}): ${outcome.error.message}`);

@@ -31,20 +31,25 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
   const ok = new Set([0, ...(options.okExitCodes ?? [])]);
   let exitCode = 0;
   let stderr = '';
+  let stdoutOnFailure = '';
   const client = simpleGit({
     baseDir: cwd,
     maxConcurrentProcesses: 4,
     errors(error, result) {
       exitCode = result.exitCode;
       stderr = Buffer.concat(result.stdErr).toString('utf8');
-      return ok.has(result.exitCode) ? undefined : error;
+      if (ok.has(result.exitCode)) return undefined;
+      // simple-git only calls an exit code an error when stderr has text; `git commit` with
+      // nothing to commit exits 1 and says so on stdout, which must not pass for success.
+      stdoutOnFailure = Buffer.concat(result.stdOut).toString('utf8');
+      return error ?? new Error(stdoutOnFailure.trim() || `exit ${result.exitCode}`);
     },
   });
   try {
     const stdout = await client.raw([...args]);
     return { stdout, exitCode };
   } catch (error) {
-    if (exitCode !== 0) throw new GitCommandError(args, exitCode, stderr || (error as Error).message);
+    if (exitCode !== 0) throw new GitCommandError(args, exitCode, stderr.trim() || stdoutOnFailure.trim() || (error as Error).message);
     throw error;
   }
 }

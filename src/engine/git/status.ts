@@ -33,3 +33,16 @@ export async function status(cwd: string): Promise<StatusEntry[]> {
   const { stdout } = await git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   return parsePorcelainZ(stdout);
 }
+
+/**
+ * Status of the files at and under `cwd`, with paths relative to `cwd` (porcelain paths are
+ * relative to the repository's top, which differs when a project is a subfolder of its repository).
+ */
+export async function statusHere(cwd: string): Promise<StatusEntry[]> {
+  const prefix = (await git(cwd, ['rev-parse', '--show-prefix'])).stdout.trim();
+  const { stdout } = await git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']);
+  const strip = (p: string): string => (p.startsWith(prefix) ? p.slice(prefix.length) : p);
+  return parsePorcelainZ(stdout)
+    .filter((e) => e.path.startsWith(prefix))
+    .map((e) => ({ code: e.code, path: strip(e.path), ...(e.from !== undefined ? { from: strip(e.from) } : {}) }));
+}

@@ -7,6 +7,8 @@ export interface CommandResult {
   readonly exitCode: number;
   readonly output: string;
   readonly timedOut: boolean;
+  /** The program could not be started at all (not installed, not executable). */
+  readonly startFailed?: boolean;
 }
 
 /** Runs argv without a shell. Injected so tests and the runtime can observe or cancel it. */
@@ -51,7 +53,7 @@ export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal 
   });
   const output = typeof run.all === 'string' ? run.all : '';
   const spawnError = run.failed && run.exitCode === undefined && !run.timedOut ? `${run.shortMessage}\n` : '';
-  return { exitCode: run.exitCode ?? 1, output: spawnError + output, timedOut: run.timedOut === true };
+  return { exitCode: run.exitCode ?? 1, output: spawnError + output, timedOut: run.timedOut === true, ...(spawnError ? { startFailed: true } : {}) };
 };
 
 /**

@@ -2,13 +2,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { toArgv } from './commands.js';
 import { fail, ok, type Result } from '../result.js';
 
 export const CONFIG_FILE = 'relay.config.json';
 export const STATE_DIR = '.relaycode';
 
-/** A command from the config: a string split like a shell would (no shell is ever run) or an argv array. */
-const CommandSchema = z.union([z.string(), z.array(z.string()).min(1)]).default('');
+/**
+ * A command from the config: a string split like a shell would (no shell is ever run) or an argv
+ * array. One that needs a shell (`a && b`, `x | y`) is refused here, when the config is read,
+ * rather than failing (or, for a linter, passing unnoticed) at every patch.
+ */
+const CommandSchema = z
+  .union([z.string(), z.array(z.string()).min(1)], { error: 'must be a command string like "npx tsc --noEmit" or an argv array like ["npx", "tsc"]' })
+  .superRefine((command, context) => {
+    if (typeof command === 'string' ? command.trim() === '' : command.length === 0) return; // empty: not configured / already reported
+    const argv = toArgv(command);
+    if (!argv.ok) context.addIssue({ code: 'custom', message: argv.error.message });
+  })
+  .default('');
 
 export const RelayConfigSchema = z
   .object({
@@ -55,9 +67,11 @@ export type ConfigFailureCode = 'CONFIG_MISSING' | 'CONFIG_INVALID_JSON' | 'CONF
 /** Renders zod issues as "field.path: problem" lines a person can act on. */
 export function describeIssues(error: z.ZodError, file: string): string {
   return error.issues
-    .map((issue) => {
-      const where = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-      return `${file}: ${where}: ${issue.message}`;
+    .flatMap((issue) => {
+      const where = (extra: readonly PropertyKey[] = []): string => ([...issue.path, ...extra].length > 0 ? [...issue.path, ...extra].join('.') : '(top level)');
+      // An unknown field is named itself (a typo like "lintr" is the usual cause), one line each.
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${file}: ${where([key])}: unknown field`);
+      return [`${file}: ${where()}: ${issue.message}`];
     })
     .join('\n');
 }

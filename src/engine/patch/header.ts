@@ -24,6 +24,7 @@ export function strategyFromWord(word: string): PatchStrategy | undefined {
 }
 
 const COMMENT_MARKERS = ['<!--', '//', '/*', '--', '::', 'REM ', '#', ';', '%'] as const;
+const BASIC_LANGS = /^(vb|vbnet|vb\.net|vbs|vbscript|vba|basic|bas|freebasic)$/i;
 
 /**
  * Reads the info string of an opening fence: `typescript // src/a.ts new-unified`,
@@ -48,6 +49,9 @@ export function parseFenceInfo(info: string): BlockHeader | null {
   }
   if (rest === '') return null;
   if (COMMENT_MARKERS.some((m) => rest.startsWith(m))) return parseCommentHeader(rest);
+  // Visual Basic comments start with an apostrophe (```vb ' src/M.vb). Only for the BASIC family
+  // and only with a space after it, so a quoted path ('my file.vb') is still read as one.
+  if (/^'\s/.test(rest) && BASIC_LANGS.test(firstToken)) return parsePathAndStrategy(rest.slice(1).trim());
   // `lang path [strategy]` without a comment marker: only when the path is unmistakably one.
   const header = parsePathAndStrategy(rest);
   if (header && header.kind === 'file' && !header.path.includes(' ') && looksLikePath(header.path, true)) return header;

@@ -39,6 +39,14 @@ const PHRASES = [
 ];
 
 /**
+ * Spread and rest syntax in a comment (`...args`, `{ ...defaults }`) is code talk, not an ellipsis:
+ * the dots are dropped unless the word itself is a placeholder word (`...rest of the file`).
+ */
+function withoutSpreads(text: string): string {
+  return text.replace(/(?:\.\.\.|…)([A-Za-z_$][\w$]*)/g, (whole, word: string) => (STRONG.test(word) || WEAK.test(word) ? whole : word));
+}
+
+/**
  * A line of code that only stands in for a body, with a comment saying so:
  * `...  # unchanged`, `pass  # existing logic`, `{}  // same as before`.
  */
@@ -73,7 +81,7 @@ export function findLazyPlaceholders(content: string, original: string | null | 
     else {
       const m = comment.exec(line);
       if (!m) return;
-      const text = m[1]!.trim();
+      const text = withoutSpreads(m[1]!.trim());
       lazy =
         /^(\.\.\.|…)+$/.test(text) ||
         (ELLIPSIS.test(text) && STRONG.test(text)) ||

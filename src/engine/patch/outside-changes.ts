@@ -1,10 +1,10 @@
 import { readTextOrNull } from '../fs/read.js';
 import { git } from '../git/core.js';
-import { status, type StatusEntry } from '../git/status.js';
+import { statusHere, type StatusEntry } from '../git/status.js';
 
 /** Dirty entries that are not ours: the patch's own files and the tool's state are excluded. */
 async function foreignEntries(root: string, touched: ReadonlySet<string>): Promise<StatusEntry[]> {
-  return (await status(root)).filter((e) => !touched.has(e.path) && !e.path.startsWith('.relaycode/'));
+  return (await statusHere(root)).filter((e) => !touched.has(e.path) && !e.path.startsWith('.relaycode/'));
 }
 
 /** Files a post command (a formatter) changed outside the patch, with their content before. */
@@ -35,7 +35,7 @@ export async function captureOutsideChanges(root: string, touched: ReadonlySet<s
           changed.set(entry.path, null);
           continue;
         }
-        const { stdout, exitCode } = await git(root, ['show', `:${entry.path}`], { okExitCodes: [128] });
+        const { stdout, exitCode } = await git(root, ['show', `:./${entry.path}`], { okExitCodes: [128] }); // ./ : relative to root, not the repository's top
         changed.set(entry.path, exitCode === 0 ? stdout : null);
       }
       return changed;

@@ -25,6 +25,7 @@ import { fileStat, unifiedDiff } from './summary.js';
 import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
+import { refExists } from '../git/branch.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { currentOwner, ownerIsGone, type ProcessOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
@@ -250,8 +251,16 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     }
   }
   let errorsBefore = 0;
-  const hasLinter = configured(config.patch.linter);
-  if (hasLinter) errorsBefore = countFromRun(await run('linter', config.patch.linter));
+  let hasLinter = configured(config.patch.linter);
+  const lintWarnings: string[] = [];
+  if (hasLinter) {
+    const baseline = await run('linter', config.patch.linter);
+    if (baseline.result.startFailed) {
+      // Counting "1 error before, 1 after" for a missing program would pass every patch as linted.
+      hasLinter = false;
+      lintWarnings.push(`The linter (${baseline.argv.join(' ')}) could not be started, so this patch was not linted: ${tail(baseline.result.output, 300)}`);
+    } else errorsBefore = countFromRun(baseline);
+  }
 
   const record: TransactionRecord = {
     schemaVersion: 1,
@@ -270,7 +279,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     createdDirs: foldersToCreate(root, changes),
     files: [],
     approved: false,
-    warnings: [...meta.warnings],
+    warnings: [...meta.warnings, ...lintWarnings],
     ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
   };
   const pending: TransactionRecord = { ...record, owner: currentOwner(now(hooks)) };
@@ -520,7 +529,10 @@ async function switchToPatchBranch(root: string, config: RelayConfig, uuid: stri
     return undefined;
   }
   const base = config.git.gitBranchTemplate === 'gitCommitMsg' && message ? slug(message) : uuid.slice(0, 8);
-  const name = `${config.git.gitBranchPrefix}${base || uuid.slice(0, 8)}`;
+  const wanted = `${config.git.gitBranchPrefix}${base || uuid.slice(0, 8)}`;
+  // Assistants repeat commit messages ("fix: typo"); a taken name gets a number, not a failure.
+  let name = wanted;
+  for (let n = 2; (await refExists(root, `refs/heads/${name}`)) && n < 100; n += 1) name = `${wanted}-${n}`;
   if (!(await isValidBranchName(root, name))) {
     warnings.push(`Branch name ${name} is not valid for git; no branch was created.`);
     return undefined;

@@ -110,20 +110,86 @@ describe('relay prompt, log, revert, git commit', () => {
     expect(gitIn(root, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('b.txt');
   });
 
+  it('revert refuses, naming the file, when a later edit overlaps, and merges one that does not', async () => {
+    const root = gitRepo({ 'a.txt': 'one\ntwo\nthree\nfour\nfive\n' });
+    await relay(['init', '--project-id', 'demo'], { cwd: root });
+    await relay(['apply', '-'], { cwd: root, input: answer([{ path: 'a.txt', strategy: 'multi-search-replace', body: searchReplace('two', 'TWO') }]) });
+    writeFileSync(path.join(root, 'a.txt'), 'one\nTWO!\nthree\nfour\nfive\n');
+    const refused = await relay(['revert', '--yes', '--json'], { cwd: root });
+    expect(refused.exitCode).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ status: 'rejected', error: { code: 'REVERT_CONFLICT' } });
+    expect(JSON.parse(refused.stdout).error.message).toContain('a.txt');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\nTWO!\nthree\nfour\nfive\n');
+    const plain = await relay(['revert', '--yes'], { cwd: root });
+    expect(plain.stderr).toMatch(/Not reverted \(REVERT_CONFLICT\): a\.txt/);
+
+    writeFileSync(path.join(root, 'a.txt'), 'one\nTWO\nthree\nfour\nFIVE\n');
+    const merged = await relay(['revert', '--yes'], { cwd: root });
+    expect(merged.exitCode).toBe(0);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\nfour\nFIVE\n');
+  });
+
+  it('revert --json without --yes asks nobody and reverts nothing', async () => {
+    const root = gitRepo({ 'a.txt': 'one\n' });
+    await relay(['init', '--project-id', 'demo'], { cwd: root });
+    await relay(['apply', '-'], { cwd: root, input: answer([{ path: 'a.txt', body: 'two' }]) });
+    const run = await relay(['revert', '--json'], { cwd: root });
+    expect(run.exitCode).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'rejected', error: { code: 'NOT_CONFIRMED' } });
+    expect(JSON.parse(run.stdout).error.message).toContain('--yes');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('git commit says so when the transaction has nothing left to commit, and commits from a project in a subfolder', async () => {
+    const repo = gitRepo({ 'app/a.txt': 'one\n', '.gitignore': '.relaycode/\nrelay.config.json\n' });
+    const root = path.join(repo, 'app');
+    await relay(['init', '--project-id', 'demo'], { cwd: root });
+    await relay(['apply', '-'], { cwd: root, input: answer([{ path: 'a.txt', body: 'two' }, { path: 'my notes.txt', body: 'n' }], { gitCommitMsg: 'feat: two' }) });
+    writeFileSync(path.join(root, 'unrelated.txt'), 'stays out of the commit\n');
+    const first = await relay(['git', 'commit', '--yes'], { cwd: root });
+    expect(first.exitCode).toBe(0);
+    expect(gitIn(repo, 'log', '-1', '--format=%s').trim()).toBe('feat: two');
+    expect(gitIn(repo, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['app/a.txt', 'app/my notes.txt']);
+    const head = gitIn(repo, 'rev-parse', 'HEAD');
+    const again = await relay(['git', 'commit', '--yes'], { cwd: root });
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain('Nothing to commit');
+    expect(gitIn(repo, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
+  it('names the bad field of a config, an unknown field, and a command that needs a shell', async () => {
+    const root = gitRepo({ 'a.txt': 'one\n' });
+    writeFileSync(path.join(root, 'relay.config.json'), JSON.stringify({ projectId: 'demo', patch: { lintr: 'eslint', postCommand: 'prettier -w . && git add -A' } }));
+    const run = await relay(['apply', '-'], { cwd: root, input: answer([{ path: 'a.txt', body: 'two' }]) });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('patch.lintr: unknown field');
+    expect(run.stderr).toMatch(/patch\.postCommand: .*shell operator "&&"/);
+    expect((await relay(['init', '--linter', 'eslint . | tee x'], { cwd: tempDir('relay-init-') })).exitCode).toBe(2);
+  });
+
   it('says plainly when there is nothing to revert', async () => {
     const root = tempDir('relay-empty-');
     await relay(['init'], { cwd: root });
     const run = await relay(['revert', '--yes'], { cwd: root });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('TRANSACTION_NOT_FOUND');
+    const unset = await relay(['revert', '--yes', '--json'], { cwd: tempDir('relay-none-') });
+    expect(unset.exitCode).toBe(1);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_MISSING' } });
   });
 
   it('has help for every command', async () => {
     const root = tempDir('relay-help-');
-    for (const command of ['init', 'apply', 'watch', 'prompt', 'log', 'revert']) {
-      const run = await relay([command, '--help'], { cwd: root });
-      expect(run.exitCode, command).toBe(0);
+    for (const command of [['init'], ['apply'], ['watch'], ['prompt'], ['log'], ['revert'], ['git', 'commit']]) {
+      const run = await relay([...command, '--help'], { cwd: root });
+      expect(run.exitCode, command.join(' ')).toBe(0);
       expect(run.stdout).toContain('Usage: relay');
     }
+    // The commands that change files say what their exit codes mean and show examples.
+    for (const command of [['init'], ['apply'], ['revert'], ['git', 'commit']]) {
+      expect((await relay([...command, '--help'], { cwd: root })).stdout, command.join(' ')).toContain('Exit codes: 0');
+    }
+    expect((await relay(['apply', '--help'], { cwd: root })).stdout).toContain('Examples:');
+    expect((await relay(['--help'], { cwd: root })).stdout).toContain('Exit codes: 0');
   });
 });

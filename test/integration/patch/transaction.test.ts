@@ -114,6 +114,15 @@ process.exit(n > 0 ? 1 : 0);
       expect(review?.linter?.output).toContain('BAD found');
     });
 
+    it('says a patch was not linted when the linter cannot be started, instead of counting it as clean', async () => {
+      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { linter: ['relay-no-such-linter-xyz', '--check'] });
+      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      expect(outcome.status).toBe('applied');
+      expect(outcome.status === 'applied' && outcome.linter).toBeUndefined();
+      expect(outcome.status === 'applied' && outcome.warnings.join('\n')).toMatch(/linter \(relay-no-such-linter-xyz --check\) could not be started.*not linted/);
+      expect(listCommitted(root)[0]?.warnings.join('\n')).toContain('not linted');
+    });
+
     it('refuses before writing anything when the preCommand fails', async () => {
       const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: ['node', '-e', 'process.exit(3)'] });
       const before = readTree(root);
@@ -122,11 +131,24 @@ process.exit(n > 0 ? 1 : 0);
       expect(readTree(root)).toEqual(before);
     });
 
-    it('refuses commands that need a shell', async () => {
-      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: 'echo hi && rm -rf /' });
+    it('refuses commands that need a shell, naming the field, before anything runs', async () => {
+      const { root, config } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: 'echo hi && rm -rf /' });
+      const before = readTree(root);
       const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
-      expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'PRE_COMMAND_FAILED' } });
-      expect(outcome.status === 'rejected' && outcome.error.message).toContain('shell operator');
+      expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_INVALID' } });
+      expect(outcome.status === 'rejected' && outcome.error.message).toMatch(/patch\.preCommand: .*shell operator "&&"/);
+      expect(readTree(root)).toEqual(before);
+      // A config handed in directly (the app's own) is still never given to a shell.
+      const direct = await applyPatch({ root, config, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      expect(direct).toMatchObject({ status: 'rejected', error: { code: 'PRE_COMMAND_FAILED' } });
+      expect(direct.status === 'rejected' && direct.error.message).toContain('shell operator');
+    });
+
+    it('refuses a linter that needs a shell instead of letting every patch pass unchecked', async () => {
+      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { linter: 'npx eslint . | tee lint.log' });
+      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_INVALID' } });
+      expect(outcome.status === 'rejected' && outcome.error.message).toContain('patch.linter');
     });
 
     it('rolls back files a formatter (postCommand) changed outside the patch too', async () => {
@@ -144,6 +166,25 @@ writeFileSync('src/cache.tmp', 'x');
       expect(outcome.status).toBe('rolled-back');
       expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/cache.tmp', 'src/new/b.ts', 'src/other.ts']);
       expect(readTree(root)).toEqual(before);
+    });
+
+    it('rolls back what a formatter changed when the project is a subfolder of its git repository', async () => {
+      const formatter = `import { writeFileSync, readFileSync } from 'node:fs';
+writeFileSync('src/a.ts', readFileSync('src/a.ts', 'utf8').replace('= 2', '=  2'));
+writeFileSync('src/other.ts', 'formatted\\n');
+`;
+      const repo = gitRepo({ 'app/fmt.mjs': formatter, 'app/src/a.ts': 'export const a = 1;\n', 'app/src/other.ts': 'untouched\n', 'docs/readme.txt': 'docs\n', '.gitignore': '.relaycode/\n' });
+      writeFileSync(path.join(repo, 'docs/readme.txt'), 'edited outside the project\n');
+      const root = path.join(repo, 'app');
+      const base = defaultRelayConfig('demo');
+      writeRelayConfig(root, { ...base, patch: { ...base.patch, approvalMode: 'manual', postCommand: ['node', 'fmt.mjs'] } });
+      const skip = ['.git', 'app/.relaycode', 'app/relay.config.json', '.gitignore'];
+      const before = readTree(repo, skip);
+      let review: PendingReview | undefined;
+      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
+      expect(outcome.status).toBe('rolled-back');
+      expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/new/b.ts', 'src/other.ts']);
+      expect(readTree(repo, skip)).toEqual(before);
     });
 
     it('rolls back when the postCommand fails', async () => {
@@ -204,6 +245,14 @@ writeFileSync('src/cache.tmp', 'x');
       const outcome = await applyPatch({ root, text: answer([{ path: 'src/a.ts', body: 'x' }], { gitCommitMsg: 'feat(ui): Add the Button!' }), source: 'paste', decide: approveAll });
       expect(outcome).toMatchObject({ status: 'applied', branch: 'relay/feat-ui-add-the-button' });
       expect(gitIn(root, 'branch', '--show-current').trim()).toBe('relay/feat-ui-add-the-button');
+    });
+
+    it('numbers the branch when an earlier answer already took its name', async () => {
+      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, {}, { autoGitBranch: true });
+      await applyPatch({ root, text: answer([{ path: 'src/a.ts', body: 'x' }], { gitCommitMsg: 'fix: typo' }), source: 'paste', decide: approveAll });
+      const second = await applyPatch({ root, text: answer([{ path: 'src/a.ts', body: 'y' }], { gitCommitMsg: 'fix: typo' }), source: 'paste', decide: approveAll });
+      expect(second).toMatchObject({ status: 'applied', branch: 'relay/fix-typo-2', warnings: [] });
+      expect(gitIn(root, 'branch', '--show-current').trim()).toBe('relay/fix-typo-2');
     });
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,5 +50,35 @@ describe('relay watch on the real clipboard (X server)', () => {
       await watcher;
     }
     expect(output).not.toContain('from another project');
+  });
+
+  it('reloads relay.config.json when it is saved, and keeps the last good settings when an edit is broken', async () => {
+    const { default: clipboard } = await import('clipboardy');
+    const root = gitRepo({ 'a.txt': 'one\n' });
+    await relay(['init', '--project-id', 'demo'], { cwd: root });
+    const configFile = path.join(root, 'relay.config.json');
+    const watcher = execa(process.execPath, [path.join(REPO_ROOT, 'dist/cli/relay.js'), 'watch', '--yes', '--interval', '100', '--no-prompt'], {
+      cwd: root,
+      env: { DISPLAY: display.display },
+      reject: false,
+      all: true,
+    });
+    let output = '';
+    watcher.all!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await until(() => output.includes('Watching the clipboard'), 'the watcher to start');
+      const config = JSON.parse(readFileSync(configFile, 'utf8'));
+      writeFileSync(configFile, JSON.stringify({ ...config, projectId: 'renamed' }, null, 2));
+      // Said when saved, with the new system prompt, before any answer arrives.
+      await until(() => output.includes('projectId is now "renamed"'), 'the reload notice');
+      expect(output).toContain('projectId: renamed');
+      writeFileSync(configFile, '{ "projectId": "broken",');
+      await until(() => output.includes('invalid; keeping the previous settings'), 'the broken-config notice');
+      await clipboard.write(answer([{ path: 'a.txt', body: 'two' }], { projectId: 'renamed' }));
+      await until(() => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', 'the answer for the new id to be applied');
+    } finally {
+      watcher.kill('SIGTERM');
+      await watcher;
+    }
   });
 });

@@ -30,6 +30,14 @@ describe('parseResponse', () => {
       ]);
     });
 
+    it("reads Visual Basic's apostrophe comment, and a quoted path right after the apostrophe is still a path", () => {
+      const list = ops(`\`\`\`vb ' src/M.vb multi-search-replace\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\`\`\`\n\`\`\`vb 'src/a.vb'\nx\n\`\`\`\n${CONTROL}`);
+      expect(list.map((o) => (o.kind === 'write' ? [o.path, o.strategy] : o.kind))).toEqual([
+        ['src/M.vb', 'search-replace'],
+        ['src/a.vb', 'replace'],
+      ]);
+    });
+
     it('reads quoted paths with spaces, and unquoted ones that still name a file', () => {
       const list = ops(`\`\`\`md // "docs/Release Process.md" new-unified\n@@\n-a\n+b\n\`\`\`\n\`\`\`md // docs/My Notes.md\nhello\n\`\`\`\n${CONTROL}`);
       expect(list.map((o) => (o.kind === 'write' ? o.path : ''))).toEqual(['docs/Release Process.md', 'docs/My Notes.md']);

@@ -190,12 +190,23 @@ describe('full replacement', () => {
     '// existing imports',
     '# ...',
     '// … other methods …',
+    '// ...rest of the component',
+    '// ...existing code',
   ])('refuses a placeholder: %s', (line) => {
     const result = applyReplace(toFileText('a\nb\nc\n'), `a\n${line}\nc`, 'f');
     expect(result.ok ? 'applied' : result.error.code).toBe('LAZY_PLACEHOLDER');
   });
 
-  it.each(['// Loading...', '# TODO: handle errors', 'print("...")', '    ...', '// see the docs for more', '// wait for the rest of the stream'])('allows ordinary lines: %s', (line) => {
+  it.each([
+    '// Loading...',
+    '# TODO: handle errors',
+    'print("...")',
+    '    ...',
+    '// see the docs for more',
+    '// wait for the rest of the stream',
+    '// Forward ...args to the logger unchanged.',
+    '/* Spread: { ...defaults, ...overrides } keeps the later value. */',
+  ])('allows ordinary lines: %s', (line) => {
     const result = applyReplace(toFileText('a\n'), `a\n${line}\n`, 'f');
     expect(result.ok).toBe(true);
   });
