@@ -238,6 +238,19 @@ describe('A3 builder stage', () => {
     repo.expectRolledBack(before);
   });
 
+  it('row 1: a builder that times out is killed with the tools it started (its process group)', async () => {
+    // The grandchild holds Claude's output pipes for 60 s: killing only Claude would leave it
+    // running and keep the tick waiting for the pipes to close.
+    const repo = new TickRepo({ config: (c) => ((c.runner as Json).max_tick_seconds = 3) });
+    repo.scenario({ orchestrator: [{ result: makeTask() }], builder: [{ spawn_child: repo.pidFile, sleep_ms: 60_000, result: BUILDER_RESULT }] });
+    const started = Date.now();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_INTERRUPTED');
+    expect(String(run.result.detail)).toContain('timed out');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(repo.grandchildRunning()).toBe(false);
+  });
+
   it('row 2: invalid builder JSON with strict_builder_json=true stops before verification', async () => {
     const repo = new TickRepo({ config: (c) => (((c.builder as Json).claude_code as Json).strict_builder_json = true) }).scenario({
       orchestrator: [{ result: makeTask({ fast: ['pass'] }) }],
@@ -424,6 +437,18 @@ describe('A5 verification', () => {
     const runs = repo.report().verification.runs;
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ template_id: 'sleep', timed_out: true, exit_code: -1 });
+  });
+
+  it('row 3: a fast check that times out is killed with the processes it started', async () => {
+    const repo = new TickRepo({ config: (c) => ((c.verification as Json).timeout_fast_seconds = 1) }).scenario({ orchestrator: [{ result: makeTask({ fast: ['orphan'] }) }], builder: [builderDoes(EDIT_A)] });
+    const before = repo.snapshot();
+    const started = Date.now();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_VERIFY_FAILED_FAST');
+    expect(repo.report().verification.runs[0]).toMatchObject({ template_id: 'orphan', timed_out: true, exit_code: -1 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(repo.grandchildRunning()).toBe(false);
+    repo.expectRolledBack(before);
   });
 
   it('verification output lands in history verify.log', async () => {
