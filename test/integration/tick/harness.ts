@@ -79,6 +79,8 @@ export class TickRepo {
       { id: 'sleep', cmd: 'node', args: ['-e', `${trace('sleep')}; setTimeout(() => {}, 10000)`] },
       // Starts a grandchild that holds the output pipes (as `pnpm test` starting workers does), then hangs.
       { id: 'orphan', cmd: 'node', args: [this.orphanScript()] },
+      // Leaves a folder where REPORT.json goes, so the runner cannot write its report (A6 row 1).
+      { id: 'block_report', cmd: 'node', args: ['-e', "require('fs').mkdirSync('relais/REPORT.json', { recursive: true })"] },
       {
         id: 'echo',
         cmd: 'node',
