@@ -344,6 +344,23 @@ describe('A4 judge', () => {
     expect(repo.report().blast_radius).toEqual({ files_touched: 1, lines_added: 11, lines_deleted: 0, new_files: 1 });
   });
 
+  it('row 8: a change only the index holds (a staged mode change) is a side effect of a verify_only task', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ kind: 'verify_only' }) }], builder: [builderDoes({ op: 'git', args: ['update-index', '--chmod=+x', 'src/a.ts'] })] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_VERIFY_ONLY_SIDE_EFFECTS');
+    expect(repo.report().scope.touched_paths).toEqual(['src/a.ts']);
+    repo.expectRolledBack(before);
+  });
+
+  it('a file staged and then removed from the work tree is still a new file', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes({ op: 'write', path: 'src/new.ts', content: 'x\n' }, { op: 'git', args: ['add', 'src/new.ts'] }, { op: 'delete', path: 'src/new.ts' })] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_SCOPE_VIOLATION_NEW_FILE');
+    repo.expectRolledBack(before);
+  });
+
   it('row 9: HEAD moved to an ancestor of base is STOP_HEAD_MOVED, and HEAD is put back', async () => {
     const repo = new TickRepo();
     repo.write({ 'src/c.ts': 'export const c = 1;\n' });
