@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { spawnProcess } from '../relay/backends/spawn.js';
+import { runChild } from './child.js';
 import type { TickConfig } from './config.js';
 import { judgeCall, parseClaudeVersion, parsePermissionModes, wrapperCost, type CallVerdict } from './wrapper.js';
 
@@ -91,6 +91,8 @@ function envOptions(env: ChildEnv | undefined): { env?: Record<string, string | 
   return env ? { env: { ...env }, extendEnv: false } : {};
 }
 
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
 /** The whole environment of a child: the one given, else this process's own. */
 export function childEnv(env: ChildEnv | undefined): Record<string, string> {
   const whole: Record<string, string> = {};
@@ -100,19 +102,19 @@ export function childEnv(env: ChildEnv | undefined): Record<string, string> {
 
 /**
  * Runs one Claude Code call as a child (argv only, no shell, cwd = repo root) and judges it.
- * The child gets its own process group, and a timeout or a cancel kills the whole group:
- * the tools Claude started (a Bash command, a dev server) die with it instead of outliving
- * the tick and holding its output pipes open.
+ * It runs in its own process group (child.ts): on timeout, cancel or exit, the tools Claude
+ * started go with it.
  */
 export async function invokeClaude(call: ClaudeInvocation, now: () => number = Date.now): Promise<ClaudeCallRecord> {
   const started = now();
-  const child = await spawnProcess({
+  const child = await runChild({
     command: commandPath(call.command, call.cwd),
     args: call.args,
     cwd: call.cwd,
     env: childEnv(call.env),
     input: call.prompt,
-    timeoutMs: Math.max(1, Math.floor(call.timeoutMs)),
+    timeoutMs: Math.floor(call.timeoutMs),
+    maxBuffer: MAX_OUTPUT_BYTES,
     ...(call.signal ? { signal: call.signal } : {}),
   });
   const ran = child.kind !== 'spawn-failed';

@@ -1,5 +1,5 @@
-import { spawnProcess, type SpawnOutcome } from '../relay/backends/spawn.js';
 import { assertNever } from '../result.js';
+import { runChild, type ChildOutcome } from './child.js';
 import { childEnv, commandPath, type ChildEnv } from './claude.js';
 import type { PlannedRun } from './params.js';
 
@@ -30,7 +30,7 @@ export function displayCommand(cmd: string, args: readonly string[]): string {
 }
 
 /** How a command ended, for the last line of its verify.log section. */
-function ending(child: SpawnOutcome, timeoutMs: number): string {
+function ending(child: ChildOutcome, timeoutMs: number): string {
   switch (child.kind) {
     case 'exited':
       return `exit ${child.exitCode}`;
@@ -39,7 +39,7 @@ function ending(child: SpawnOutcome, timeoutMs: number): string {
     case 'cancelled':
       return 'cancelled';
     case 'signalled':
-      return `killed by ${child.signal}`;
+      return `killed by ${child.signal ?? 'a signal'}`;
     case 'spawn-failed':
       return `did not run: ${child.message}`;
     default:
@@ -48,7 +48,7 @@ function ending(child: SpawnOutcome, timeoutMs: number): string {
 }
 
 /**
- * Runs the planned commands in order (fast ones first) with execa (through spawnProcess), argv only, no shell, each
+ * Runs the planned commands in order (fast ones first) with execa (child.ts), argv only, no shell, each
  * under its timeout and the tick's deadline; the first failure stops the rest.
  */
 export async function runVerification(
@@ -62,28 +62,24 @@ export async function runVerification(
     options.beforeRun(planned);
     const timeout = Math.max(1, Math.min(planned.timeoutMs, options.deadlineMs - options.now()));
     const started = options.now();
-    // Both streams in the order they came, as a terminal would show them; capped as it grows.
-    let output = '';
-    const collect = (text: string): void => {
-      if (output.length <= MAX_LOG_PER_RUN) output += text;
-    };
-    // Its own process group, killed whole on timeout or cancel: a test runner's workers or a
-    // server the check started must not outlive it and hold its output open.
-    const child = await spawnProcess({
+    // Its own process group (child.ts): a test runner's workers or a server the check started
+    // do not outlive it, nor hold its output open.
+    const child = await runChild({
       command: commandPath(planned.cmd, options.root),
       args: planned.args,
       cwd: options.root,
       env: childEnv(options.env),
       timeoutMs: timeout,
+      maxBuffer: 8 * 1024 * 1024,
       ...(options.signal ? { signal: options.signal } : {}),
-      onStdout: collect,
-      onStderr: collect,
     });
     const duration = Math.max(0, Math.round(options.now() - started));
     const timedOut = child.kind === 'timed-out';
     const exitCode = child.kind === 'exited' ? Math.min(255, Math.max(0, child.exitCode)) : -1;
     const run: VerifyRun = { template_id: planned.templateId, phase: planned.phase, cmd: planned.cmd, args: planned.args, exit_code: exitCode, duration_ms: duration, timed_out: timedOut };
     runs.push(run);
+    // Both streams in the order they came, as a terminal would show them.
+    let output = child.kind === 'spawn-failed' ? '' : child.all;
     if (output.length > MAX_LOG_PER_RUN) output = `${output.slice(0, MAX_LOG_PER_RUN)}\n[output cut at ${MAX_LOG_PER_RUN} characters]`;
     log.push(`## ${planned.phase} ${planned.templateId}\n$ ${displayCommand(planned.cmd, planned.args)}\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}→ ${ending(child, timeout)} in ${duration} ms\n`);
     if (exitCode !== 0 || timedOut) return { runs, failedPhase: planned.phase, log: log.join('\n') };

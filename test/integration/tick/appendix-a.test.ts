@@ -251,6 +251,15 @@ describe('A3 builder stage', () => {
     expect(repo.grandchildRunning()).toBe(false);
   });
 
+  it('a process the builder left running in the background is ended with the call', async () => {
+    const repo = new TickRepo();
+    repo.scenario({ orchestrator: [{ result: makeTask() }], builder: [{ ...builderDoes(EDIT_A), leave_child: repo.pidFile }] });
+    const run = await repo.run();
+    expect(run.result.code).toBe('SUCCESS');
+    // SIGTERM goes to the group as the builder exits; the test's own check follows the tick.
+    expect(repo.grandchildRunning()).toBe(false);
+  });
+
   it('row 2: invalid builder JSON with strict_builder_json=true stops before verification', async () => {
     const repo = new TickRepo({ config: (c) => (((c.builder as Json).claude_code as Json).strict_builder_json = true) }).scenario({
       orchestrator: [{ result: makeTask({ fast: ['pass'] }) }],
