@@ -513,6 +513,15 @@ describe('A6 reporting', () => {
     // The folder is still in the way: the next tick refuses to start until it is dealt with.
     expect((await repo.run()).result.code).toBe('BLOCKED_CRASH_RECOVERY_REQUIRED');
   });
+
+  it('row 2: a run that takes history over its cap keeps its verdict; the cap is checked at the next preflight', async () => {
+    // 0.005 MB = 5,242 bytes: nothing kept yet, and one tick's history folder is larger.
+    const repo = new TickRepo({ config: (c) => ((c.history as Json).max_mb = 0.005) }).scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes(EDIT_A)] });
+    const run = await repo.run();
+    expect(run.result).toMatchObject({ verdict: 'success', code: 'SUCCESS' });
+    repo.commit('approve');
+    expect((await repo.run()).result.code).toBe('BLOCKED_HISTORY_CAP_CLEANUP_REQUIRED');
+  });
 });
 
 describe('patch mode', () => {
