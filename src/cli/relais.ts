@@ -115,7 +115,7 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
 
   program
     .command('init')
-    .description('write relais.config.json and the relais/ workspace (schemas, prompts, ignore rules); existing files are kept')
+    .description('write relais.config.json and the relais/ workspace (schemas, prompts, fixture list, ignore rules); existing files are kept')
     .action(() => {
       const root = rootOf(program);
       const result = initWorkspace(root);
@@ -137,22 +137,23 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
     .action(async (options: { json?: boolean }) => {
       // Ctrl+C stops the tick cleanly: the running child is killed, the tick reports
       // STOP_INTERRUPTED, rolls back and releases the lock (a second Ctrl+C exits at once).
+      // Children run in their own process group, so a closed terminal (SIGHUP) does not reach
+      // them: it is handled the same way, or Claude would go on editing with no tick to judge it.
       const cancel = new AbortController();
       const interrupt = (): void => {
         if (cancel.signal.aborted) process.exit(130);
         printError('■ Stopping the tick: killing the running step and rolling back… (Ctrl+C again to exit at once)');
         cancel.abort();
       };
-      process.on('SIGINT', interrupt);
-      process.on('SIGTERM', interrupt);
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const signal of signals) process.on(signal, interrupt);
       const outcome = await runTick({
         root: rootOf(program),
         ...identity(),
         signal: cancel.signal,
         onEvent: options.json ? (event) => print(JSON.stringify(event)) : printEvent,
       });
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
+      for (const signal of signals) process.off(signal, interrupt);
       if (options.json) print(JSON.stringify(outcomeJson(outcome)));
       else printOutcome(outcome);
       process.exitCode = outcome.verdict === 'success' ? EXIT.ok : EXIT.failed;

@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { runChild } from './child.js';
 import type { TickConfig } from './config.js';
 import { judgeCall, parseClaudeVersion, parsePermissionModes, wrapperCost, type CallVerdict } from './wrapper.js';
 
@@ -30,8 +31,6 @@ export interface ClaudeCallRecord {
   readonly costUsd: number | null;
   readonly stderrTail: string;
 }
-
-const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** A command given as a relative path ("./bin/claude") is taken from the repository root. */
 export function commandPath(command: string, root: string): string {
@@ -92,39 +91,52 @@ function envOptions(env: ChildEnv | undefined): { env?: Record<string, string | 
   return env ? { env: { ...env }, extendEnv: false } : {};
 }
 
-/** Runs one Claude Code call as a child (argv only, no shell, cwd = repo root) and judges it. */
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+/** The whole environment of a child: the one given, else this process's own. */
+export function childEnv(env: ChildEnv | undefined): Record<string, string> {
+  const whole: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env ?? process.env)) if (value !== undefined) whole[key] = value;
+  return whole;
+}
+
+/**
+ * Runs one Claude Code call as a child (argv only, no shell, cwd = repo root) and judges it.
+ * It runs in its own process group (child.ts): on timeout, cancel or exit, the tools Claude
+ * started go with it.
+ */
 export async function invokeClaude(call: ClaudeInvocation, now: () => number = Date.now): Promise<ClaudeCallRecord> {
   const started = now();
-  const child = await execa(commandPath(call.command, call.cwd), [...call.args], {
+  const child = await runChild({
+    command: commandPath(call.command, call.cwd),
+    args: call.args,
     cwd: call.cwd,
+    env: childEnv(call.env),
     input: call.prompt,
-    shell: false,
-    reject: false,
-    timeout: Math.max(1, Math.floor(call.timeoutMs)),
-    forceKillAfterDelay: 2000,
-    ...(call.signal ? { cancelSignal: call.signal } : {}),
+    timeoutMs: Math.floor(call.timeoutMs),
     maxBuffer: MAX_OUTPUT_BYTES,
-    stripFinalNewline: false,
-    windowsHide: true,
-    ...envOptions(call.env),
+    ...(call.signal ? { signal: call.signal } : {}),
   });
-  const spawnError = child.exitCode === undefined && !child.timedOut && !child.signal ? child.shortMessage || child.message || 'unknown error' : null;
+  const ran = child.kind !== 'spawn-failed';
+  const stdout = ran ? child.stdout : '';
+  const stderr = ran ? child.stderr : '';
+  const exitCode = child.kind === 'exited' ? child.exitCode : null;
   const verdict = judgeCall({
-    spawnError,
-    timedOut: child.timedOut,
-    signal: child.signal ?? null,
-    exitCode: child.exitCode ?? null,
-    stdout: String(child.stdout ?? ''),
-    stderr: String(child.stderr ?? ''),
+    spawnError: ran ? null : child.message,
+    timedOut: child.kind === 'timed-out',
+    signal: child.kind === 'signalled' ? child.signal : child.kind === 'cancelled' ? 'SIGTERM (cancelled)' : null,
+    exitCode,
+    stdout,
+    stderr,
   });
-  const stderr = String(child.stderr ?? '').trim();
+  const tail = stderr.trim();
   return {
     argv: [call.command, ...call.args],
-    exitCode: child.exitCode ?? null,
+    exitCode,
     durationMs: Math.max(0, Math.round(now() - started)),
     verdict,
     costUsd: wrapperCost(verdict.wrapper),
-    stderrTail: stderr.length > 2000 ? stderr.slice(-2000) : stderr,
+    stderrTail: tail.length > 2000 ? tail.slice(-2000) : tail,
   };
 }
 

@@ -26,7 +26,12 @@ interface SnapshotSpec {
   readonly statOnly: readonly string[];
 }
 
-function walk(dir: string, out: string[]): void {
+/**
+ * Collects files into `out` and folders into `dirs`. Folders count too: an empty folder made
+ * where a runner file goes (relais/REPORT.json/) is invisible to git and would stop the runner
+ * from writing its report.
+ */
+function walk(dir: string, out: string[], dirs: string[]): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -36,17 +41,23 @@ function walk(dir: string, out: string[]): void {
   for (const name of names) {
     const absolute = path.join(dir, name);
     const stat = lstatSync(absolute);
-    if (stat.isDirectory()) walk(absolute, out);
-    else out.push(absolute);
+    if (stat.isDirectory()) {
+      dirs.push(absolute);
+      walk(absolute, out, dirs);
+    } else out.push(absolute);
   }
 }
 
-/** Fingerprints every file of `spec` under `root`. */
+const DIR_FINGERPRINT = 'dir';
+
+/** Fingerprints every file and folder of `spec` under `root`. */
 export function takeSnapshot(root: string, spec: SnapshotSpec): FileSnapshot {
   const fingerprints = new Map<string, string>();
   const contents = new Map<string, { content: Buffer; mode: number }>();
   const absolute: string[] = [];
-  for (const dir of spec.dirs) walk(dir, absolute);
+  const dirs: string[] = [];
+  for (const dir of spec.dirs) walk(dir, absolute, dirs);
+  for (const dir of dirs) fingerprints.set(relativeToRoot(root, dir), DIR_FINGERPRINT);
   for (const file of spec.files) if (existsSync(file) && !absolute.includes(file)) absolute.push(file);
   const statOnly = spec.statOnly.map((d) => d + path.sep);
   for (const file of absolute) {
@@ -95,6 +106,10 @@ export function restoreSnapshot(root: string, before: FileSnapshot, paths: reado
       writeFileSync(absolute, kept.content, { mode: kept.mode });
     } else if (!before.fingerprints.has(rel)) {
       rmSync(absolute, { recursive: true, force: true });
+    } else if (before.fingerprints.get(rel) === DIR_FINGERPRINT) {
+      // A folder replaced by a file or a link: the folder comes back (its files follow: paths are sorted).
+      rmSync(absolute, { recursive: true, force: true });
+      mkdirSync(absolute, { recursive: true });
     } else {
       lost.push(rel);
     }

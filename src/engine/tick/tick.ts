@@ -201,16 +201,22 @@ async function runStages(project: Project, start: Startable, runId: string, star
     f.detail = `internal error: ${(error as Error).message}`;
     code = 'STOP_INTERRUPTED';
   }
-  if (code !== 'SUCCESS' && f.builderStarted) {
-    const rb = await rollback(project.root, { base: project.baseCommit, branch: project.branch, snapshots: f.restorePoints }, f.touched);
-    f.rollback = rb;
-    f.headCommit = rb.head;
-    if (!rb.clean) {
-      code = 'STOP_INTERRUPTED';
-      f.detail = `${f.detail}; rollback incomplete: ${rb.problems.join('; ')}`;
-    }
-  }
+  if (code !== 'SUCCESS') code = await rollBackIfBuilt(project, f, code);
   return finishReport(ctx, f, code, startedAt);
+}
+
+/**
+ * Appendix B: any STOP once the builder ran rolls the repository back (once), then asserts it
+ * clean; a rollback that cannot finish turns the code into STOP_INTERRUPTED.
+ */
+async function rollBackIfBuilt<C extends Exclude<TickCode, BlockedCode>>(project: Project, f: Findings, code: C): Promise<C | 'STOP_INTERRUPTED'> {
+  if (!f.builderStarted || f.rollback !== null) return code;
+  const rb = await rollback(project.root, { base: project.baseCommit, branch: project.branch, snapshots: f.restorePoints }, f.touched);
+  f.rollback = rb;
+  f.headCommit = rb.head;
+  if (rb.clean) return code;
+  f.detail = `${f.detail}; rollback incomplete: ${rb.problems.join('; ')}`;
+  return 'STOP_INTERRUPTED';
 }
 
 /** BUILD, JUDGE and verification; returns the code, leaving what it found in `f`. */
@@ -355,47 +361,55 @@ async function finishReport(ctx: TickContext, f: Findings, initial: Exclude<Tick
   const { project } = ctx;
   const { paths, config } = project;
   let code = initial;
-  // HEAD as the judge or the rollback last saw it; asked again only when neither ran.
-  const head = f.headCommit ?? (await headCommit(project.root)) ?? project.baseCommit;
   const endedAt = ctx.clock();
   const historyRel = `${paths.historyDirRel}/${ctx.runId}`;
   const keepHistory = config.history.enabled;
-  const report = buildReport({
-    runId: ctx.runId,
-    startedAt,
-    endedAt,
-    baseCommit: project.baseCommit,
-    headCommit: head,
-    task: f.task,
-    milestoneId: ctx.milestone,
-    code,
-    blast: f.blast,
-    violations: f.judgement?.violations ?? [],
-    touchedPaths: f.touched.map((t) => t.path),
-    runs: f.runs,
-    counters: ctx.ledger.counters,
-    warnings: ctx.warnings,
-    diffPatchPath: keepHistory && config.history.include_diff_patch ? `${historyRel}/diff.patch` : '(not kept: history.include_diff_patch is false)',
-    verifyLogPath: keepHistory && config.history.include_verify_log ? `${historyRel}/verify.log` : '(not kept: history.include_verify_log is false)',
-    reportMdPath: relativeToRoot(project.root, paths.reportMd),
-    historyDir: keepHistory ? historyRel : null,
-  });
-  const checked = checkReport(report);
-  if (!checked.ok) throw new Error(`The runner built a REPORT.json that fails report.schema.json: ${checked.errors.join('; ')}`);
-  const md = renderReportMd(report, config.runner.render_report_md.max_chars);
+  const compose = async (): Promise<{ report: TickReport; md: string; head: string }> => {
+    // HEAD as the judge or the rollback last saw it; asked again only when neither ran.
+    const head = f.headCommit ?? (await headCommit(project.root)) ?? project.baseCommit;
+    const report = buildReport({
+      runId: ctx.runId,
+      startedAt,
+      endedAt,
+      baseCommit: project.baseCommit,
+      headCommit: head,
+      task: f.task,
+      milestoneId: ctx.milestone,
+      code,
+      blast: f.blast,
+      violations: f.judgement?.violations ?? [],
+      touchedPaths: f.touched.map((t) => t.path),
+      runs: f.runs,
+      counters: ctx.ledger.counters,
+      warnings: ctx.warnings,
+      diffPatchPath: keepHistory && config.history.include_diff_patch ? `${historyRel}/diff.patch` : '(not kept: history.include_diff_patch is false)',
+      verifyLogPath: keepHistory && config.history.include_verify_log ? `${historyRel}/verify.log` : '(not kept: history.include_verify_log is false)',
+      reportMdPath: relativeToRoot(project.root, paths.reportMd),
+      historyDir: keepHistory ? historyRel : null,
+    });
+    const checked = checkReport(report);
+    if (!checked.ok) throw new Error(`The runner built a REPORT.json that fails report.schema.json: ${checked.errors.join('; ')}`);
+    return { report, md: renderReportMd(report, config.runner.render_report_md.max_chars), head };
+  };
+  let { report, md, head } = await compose();
+  let reportRel = relativeToRoot(project.root, paths.reportMd);
   try {
     writeFileAtomic(paths.reportJson, `${JSON.stringify(report, null, 2)}\n`);
     // REPORT.md is a rendering of REPORT.json: replaced atomically, but it needs no fsync of its own.
     if (config.runner.render_report_md.enabled) writeFileAtomic(paths.reportMd, md, { durable: false });
   } catch (error) {
     // A6 row 1: the truth cannot be written. Say so where the next tick will look first.
-    code = 'STOP_INTERRUPTED';
     f.detail = `could not write REPORT.json: ${(error as Error).message}`;
     try {
       writeBlocked(paths.blocked, blockedRecord({ code: 'BLOCKED_CRASH_RECOVERY_REQUIRED', reason: `Tick ${ctx.runId} could not write its report (disk or write failure): ${(error as Error).message}`, remediation: 'Check free disk space and the permissions of the relais/ folder, then run `relais status --preflight`.' }, ctx.runId, ctx.clock()));
     } catch {
       // best effort only
     }
+    // It is a STOP after the builder ran, so Appendix B applies: a SUCCESS whose report could
+    // not be written is rolled back too. History then holds the only report, with this code.
+    code = await rollBackIfBuilt(project, f, 'STOP_INTERRUPTED');
+    ({ report, md, head } = await compose());
+    if (keepHistory) reportRel = `${historyRel}/report.md`;
   }
   if (code === initial) rmSync(paths.blocked, { force: true }); // a finished tick supersedes an earlier block
   if (keepHistory) {
@@ -409,7 +423,6 @@ async function finishReport(ctx: TickContext, f: Findings, initial: Exclude<Tick
   }
   const verdict = verdictOf(code) === 'success' ? 'success' : 'stop';
   ctx.ledger.finish(ctx.runId, verdict, code);
-  const rel = relativeToRoot(project.root, paths.reportMd);
-  ctx.emit({ type: 'reported', runId: ctx.runId, at: ctx.clock().toISOString(), verdict, code, path: rel, rolledBack: f.rollback !== null });
-  return { verdict, code: code as 'SUCCESS' | StopCode, runId: ctx.runId, report, path: rel, detail: f.detail || code, rolledBack: f.rollback !== null };
+  ctx.emit({ type: 'reported', runId: ctx.runId, at: ctx.clock().toISOString(), verdict, code, path: reportRel, rolledBack: f.rollback !== null });
+  return { verdict, code: code as 'SUCCESS' | StopCode, runId: ctx.runId, report, path: reportRel, detail: f.detail || code, rolledBack: f.rollback !== null };
 }

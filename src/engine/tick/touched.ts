@@ -6,15 +6,27 @@ import { countLines, newFilePatch, type TouchedFile } from './blast.js';
 
 /**
  * The touched set from git reality: tracked files that differ from `base` in the work tree
- * (which covers commits the builder made on top of base as well as uncommitted edits) plus
- * every untracked, non-ignored file, with its lines counted as added.
+ * (which covers commits the builder made on top of base as well as uncommitted edits), every
+ * other path `git status` lists as changed, plus every untracked, non-ignored file, with its
+ * lines counted as added.
  */
 export async function collectTouched(root: string, base: string): Promise<TouchedFile[]> {
   const [tracked, entries] = await Promise.all([diffAgainst(root, base), status(root)]);
   const files: TouchedFile[] = tracked.map((t) => ({ path: t.path, change: t.change, added: t.added, deleted: t.deleted, binary: t.binary }));
   const seen = new Set(files.map((f) => f.path));
   for (const entry of entries) {
-    if (entry.code !== '??' || seen.has(entry.path)) continue;
+    if (entry.code !== '??') {
+      // A change only the index (or a commit on top of base) holds: `git diff base` compares the
+      // work tree and misses it (e.g. `git update-index --chmod=+x`, or `git add` then an undo in
+      // the work tree), yet the tree is no longer clean. Touched, with no lines of its own.
+      for (const p of [entry.path, ...(entry.from ? [entry.from] : [])]) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        files.push({ path: p, change: entry.code[0] === 'A' ? 'added' : 'modified', added: 0, deleted: 0, binary: false });
+      }
+      continue;
+    }
+    if (seen.has(entry.path)) continue;
     let counted = { lines: 0, binary: false };
     try {
       counted = countLines(readFileSync(path.join(root, entry.path)));

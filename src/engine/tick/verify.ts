@@ -1,6 +1,6 @@
-import { execa } from 'execa';
-import type { ChildEnv } from './claude.js';
-import { commandPath } from './claude.js';
+import { assertNever } from '../result.js';
+import { runChild, type ChildOutcome } from './child.js';
+import { childEnv, commandPath, type ChildEnv } from './claude.js';
 import type { PlannedRun } from './params.js';
 
 /** One verification command as it ran (the shape of a report's verification.runs item). */
@@ -29,8 +29,26 @@ export function displayCommand(cmd: string, args: readonly string[]): string {
   return [cmd, ...args].map(quote).join(' ');
 }
 
+/** How a command ended, for the last line of its verify.log section. */
+function ending(child: ChildOutcome, timeoutMs: number): string {
+  switch (child.kind) {
+    case 'exited':
+      return `exit ${child.exitCode}`;
+    case 'timed-out':
+      return `timed out after ${timeoutMs} ms`;
+    case 'cancelled':
+      return 'cancelled';
+    case 'signalled':
+      return `killed by ${child.signal ?? 'a signal'}`;
+    case 'spawn-failed':
+      return `did not run: ${child.message}`;
+    default:
+      return assertNever(child);
+  }
+}
+
 /**
- * Runs the planned commands in order (fast ones first) with execa, argv only, no shell, each
+ * Runs the planned commands in order (fast ones first) with execa (child.ts), argv only, no shell, each
  * under its timeout and the tick's deadline; the first failure stops the rest.
  */
 export async function runVerification(
@@ -44,28 +62,27 @@ export async function runVerification(
     options.beforeRun(planned);
     const timeout = Math.max(1, Math.min(planned.timeoutMs, options.deadlineMs - options.now()));
     const started = options.now();
-    const child = await execa(commandPath(planned.cmd, options.root), [...planned.args], {
+    // Its own process group (child.ts): a test runner's workers or a server the check started
+    // do not outlive it, nor hold its output open.
+    const child = await runChild({
+      command: commandPath(planned.cmd, options.root),
+      args: planned.args,
       cwd: options.root,
-      shell: false,
-      reject: false,
-      stdin: 'ignore',
-      all: true,
-      timeout,
-      forceKillAfterDelay: 2000,
-      ...(options.signal ? { cancelSignal: options.signal } : {}),
+      env: childEnv(options.env),
+      timeoutMs: timeout,
       maxBuffer: 8 * 1024 * 1024,
-      windowsHide: true,
-      ...(options.env ? { env: { ...options.env }, extendEnv: false } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const duration = Math.max(0, Math.round(options.now() - started));
-    const exitCode = typeof child.exitCode === 'number' ? Math.min(255, Math.max(0, child.exitCode)) : -1;
-    const run: VerifyRun = { template_id: planned.templateId, phase: planned.phase, cmd: planned.cmd, args: planned.args, exit_code: exitCode, duration_ms: duration, timed_out: child.timedOut };
+    const timedOut = child.kind === 'timed-out';
+    const exitCode = child.kind === 'exited' ? Math.min(255, Math.max(0, child.exitCode)) : -1;
+    const run: VerifyRun = { template_id: planned.templateId, phase: planned.phase, cmd: planned.cmd, args: planned.args, exit_code: exitCode, duration_ms: duration, timed_out: timedOut };
     runs.push(run);
-    let output = String(child.all ?? '');
+    // Both streams in the order they came, as a terminal would show them.
+    let output = child.kind === 'spawn-failed' ? '' : child.all;
     if (output.length > MAX_LOG_PER_RUN) output = `${output.slice(0, MAX_LOG_PER_RUN)}\n[output cut at ${MAX_LOG_PER_RUN} characters]`;
-    const ending = child.timedOut ? `timed out after ${timeout} ms` : exitCode === -1 ? `did not run or was killed: ${child.shortMessage ?? 'unknown'}` : `exit ${exitCode}`;
-    log.push(`## ${planned.phase} ${planned.templateId}\n$ ${displayCommand(planned.cmd, planned.args)}\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}→ ${ending} in ${duration} ms\n`);
-    if (exitCode !== 0 || child.timedOut) return { runs, failedPhase: planned.phase, log: log.join('\n') };
+    log.push(`## ${planned.phase} ${planned.templateId}\n$ ${displayCommand(planned.cmd, planned.args)}\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}→ ${ending(child, timeout)} in ${duration} ms\n`);
+    if (exitCode !== 0 || timedOut) return { runs, failedPhase: planned.phase, log: log.join('\n') };
   }
   return { runs, failedPhase: null, log: log.join('\n') };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { fail, ok, type Result } from '../result.js';
 import { TICK_CONFIG_FILE, defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
+import { FIXTURES_README, FIXTURES_README_FILE } from './fixtures-readme.js';
 import { PROMPT_FILES } from './prompts.js';
 import { SCHEMA_FILES, schemaFileText } from './schemas.js';
 
@@ -119,7 +120,7 @@ function writeIfMissing(paths: WorkspacePaths, file: string, text: string, creat
 
 /**
  * Creates relais.config.json (every default spelled out) and the workspace: schemas, prompts,
- * the history folder and the ignore rules for runner state. Existing files are kept as they are.
+ * the fixture list (fixtures/README.md), the history folder and the ignore rules for runner state. Existing files are kept as they are.
  */
 export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID'> {
   const created: string[] = [];
@@ -137,6 +138,8 @@ export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID'
   const paths = workspacePaths(root, config);
   mkdirSync(paths.dir, { recursive: true });
   for (const [file, text] of workspaceFiles(root, config)) writeIfMissing(paths, file, text, created, kept);
+  // Documentation only: a tick never needs it, so it is not among the files doctor requires.
+  writeIfMissing(paths, path.join(paths.dir, FIXTURES_README_FILE), FIXTURES_README, created, kept);
   mkdirSync(paths.historyDir, { recursive: true });
   ensureIgnored(paths, created, kept);
   return ok({ created, kept });

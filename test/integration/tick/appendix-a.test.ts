@@ -238,6 +238,28 @@ describe('A3 builder stage', () => {
     repo.expectRolledBack(before);
   });
 
+  it('row 1: a builder that times out is killed with the tools it started (its process group)', async () => {
+    // The grandchild holds Claude's output pipes for 60 s: killing only Claude would leave it
+    // running and keep the tick waiting for the pipes to close.
+    const repo = new TickRepo({ config: (c) => ((c.runner as Json).max_tick_seconds = 3) });
+    repo.scenario({ orchestrator: [{ result: makeTask() }], builder: [{ spawn_child: repo.pidFile, sleep_ms: 60_000, result: BUILDER_RESULT }] });
+    const started = Date.now();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_INTERRUPTED');
+    expect(String(run.result.detail)).toContain('timed out');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(repo.grandchildRunning()).toBe(false);
+  });
+
+  it('a process the builder left running in the background is ended with the call', async () => {
+    const repo = new TickRepo();
+    repo.scenario({ orchestrator: [{ result: makeTask() }], builder: [{ ...builderDoes(EDIT_A), leave_child: repo.pidFile }] });
+    const run = await repo.run();
+    expect(run.result.code).toBe('SUCCESS');
+    // SIGTERM goes to the group as the builder exits; the test's own check follows the tick.
+    expect(repo.grandchildRunning()).toBe(false);
+  });
+
   it('row 2: invalid builder JSON with strict_builder_json=true stops before verification', async () => {
     const repo = new TickRepo({ config: (c) => (((c.builder as Json).claude_code as Json).strict_builder_json = true) }).scenario({
       orchestrator: [{ result: makeTask({ fast: ['pass'] }) }],
@@ -276,6 +298,16 @@ describe('A4 judge', () => {
     const run = await repo.run();
     expect(run.result.code).toBe('STOP_RUNNER_OWNED_MUTATION');
     expect(repo.file('relais/FACTS.md')).toBe('curated facts\n');
+    repo.expectRolledBack(before);
+  });
+
+  it('row 1: an empty folder made where a runner file goes (invisible to git) is caught and removed', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes(EDIT_A, { op: 'mkdir', path: 'relais/REPORT.json' }, { op: 'mkdir', path: 'relais/schemas/extra' })] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_RUNNER_OWNED_MUTATION');
+    expect(repo.report().scope.violations.join('\n')).toContain('relais/REPORT.json');
+    expect(repo.exists('relais/schemas/extra')).toBe(false);
     repo.expectRolledBack(before);
   });
 
@@ -319,6 +351,23 @@ describe('A4 judge', () => {
     });
     expect((await repo.run()).result.code).toBe('STOP_DIFF_TOO_LARGE');
     expect(repo.report().blast_radius).toEqual({ files_touched: 1, lines_added: 11, lines_deleted: 0, new_files: 1 });
+  });
+
+  it('row 8: a change only the index holds (a staged mode change) is a side effect of a verify_only task', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ kind: 'verify_only' }) }], builder: [builderDoes({ op: 'git', args: ['update-index', '--chmod=+x', 'src/a.ts'] })] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_VERIFY_ONLY_SIDE_EFFECTS');
+    expect(repo.report().scope.touched_paths).toEqual(['src/a.ts']);
+    repo.expectRolledBack(before);
+  });
+
+  it('a file staged and then removed from the work tree is still a new file', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes({ op: 'write', path: 'src/new.ts', content: 'x\n' }, { op: 'git', args: ['add', 'src/new.ts'] }, { op: 'delete', path: 'src/new.ts' })] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_SCOPE_VIOLATION_NEW_FILE');
+    repo.expectRolledBack(before);
   });
 
   it('row 9: HEAD moved to an ancestor of base is STOP_HEAD_MOVED, and HEAD is put back', async () => {
@@ -426,12 +475,52 @@ describe('A5 verification', () => {
     expect(runs[0]).toMatchObject({ template_id: 'sleep', timed_out: true, exit_code: -1 });
   });
 
+  it('row 3: a fast check that times out is killed with the processes it started', async () => {
+    const repo = new TickRepo({ config: (c) => ((c.verification as Json).timeout_fast_seconds = 1) }).scenario({ orchestrator: [{ result: makeTask({ fast: ['orphan'] }) }], builder: [builderDoes(EDIT_A)] });
+    const before = repo.snapshot();
+    const started = Date.now();
+    const run = await repo.run();
+    expect(run.result.code).toBe('STOP_VERIFY_FAILED_FAST');
+    expect(repo.report().verification.runs[0]).toMatchObject({ template_id: 'orphan', timed_out: true, exit_code: -1 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(repo.grandchildRunning()).toBe(false);
+    repo.expectRolledBack(before);
+  });
+
   it('verification output lands in history verify.log', async () => {
     const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ fast: ['fail'] }) }], builder: [builderDoes(EDIT_A)] });
     const run = await repo.run();
     const log = readFileSync(path.join(repo.root, 'relais/history', String(run.result.runId), 'verify.log'), 'utf8');
     expect(log).toContain('## fast fail');
     expect(log).toContain('→ exit 3');
+  });
+});
+
+describe('A6 reporting', () => {
+  it('row 1: a report that cannot be written is STOP_INTERRUPTED, rolled back, with BLOCKED.json and the report kept in history', async () => {
+    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask({ fast: ['block_report'] }) }], builder: [builderDoes(EDIT_A)] });
+    const before = repo.snapshot();
+    const run = await repo.run();
+    expect(run.result).toMatchObject({ verdict: 'stop', code: 'STOP_INTERRUPTED', rolledBack: true });
+    expect(String(run.result.detail)).toContain('could not write REPORT.json');
+    repo.expectRolledBack(before);
+    expect(repo.blocked()).toMatchObject({ verdict: 'blocked', code: 'BLOCKED_CRASH_RECOVERY_REQUIRED', run_id: run.result.runId });
+    const history = path.join(repo.root, 'relais/history', String(run.result.runId));
+    const kept = JSON.parse(readFileSync(path.join(history, 'report.json'), 'utf8')) as Json;
+    expect(kept).toMatchObject({ verdict: 'stop', code: 'STOP_INTERRUPTED', head_commit: before.head });
+    expect(run.result.path).toBe(`relais/history/${String(run.result.runId)}/report.md`);
+    expect(readFileSync(path.join(history, 'report.md'), 'utf8')).toContain('STOP_INTERRUPTED');
+    // The folder is still in the way: the next tick refuses to start until it is dealt with.
+    expect((await repo.run()).result.code).toBe('BLOCKED_CRASH_RECOVERY_REQUIRED');
+  });
+
+  it('row 2: a run that takes history over its cap keeps its verdict; the cap is checked at the next preflight', async () => {
+    // 0.005 MB = 5,242 bytes: nothing kept yet, and one tick's history folder is larger.
+    const repo = new TickRepo({ config: (c) => ((c.history as Json).max_mb = 0.005) }).scenario({ orchestrator: [{ result: makeTask() }], builder: [builderDoes(EDIT_A)] });
+    const run = await repo.run();
+    expect(run.result).toMatchObject({ verdict: 'success', code: 'SUCCESS' });
+    repo.commit('approve');
+    expect((await repo.run()).result.code).toBe('BLOCKED_HISTORY_CAP_CLEANUP_REQUIRED');
   });
 });
 

@@ -24,6 +24,10 @@ describe('relais init', () => {
     for (const name of ['orchestrator.system.txt', 'orchestrator.user.txt', 'builder.system.txt', 'builder.user.txt']) {
       expect(readFileSync(path.join(root, 'relais/prompts', name), 'utf8').length).toBeGreaterThan(100);
     }
+    // The spec's pack layout: relais/fixtures/README.md lists the twelve contract fixtures.
+    const fixtures = readFileSync(path.join(root, 'relais/fixtures/README.md'), 'utf8');
+    for (let n = 1; n <= 12; n += 1) expect(fixtures).toContain(`## F${String(n).padStart(3, '0')} `);
+    expect(fixtures).toContain('BLOCKED_CRASH_RECOVERY_REQUIRED');
     gitIn(root, 'add', '-A');
     gitIn(root, 'commit', '-q', '-m', 'relais');
     // Runner state written later stays out of git status.
@@ -111,9 +115,10 @@ describe('relais command line', () => {
 });
 
 describe('relais run interrupted', () => {
-  it('SIGTERM kills the builder, reports STOP_INTERRUPTED, rolls back and frees the lock', async () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s kills the builder and the tools it started, reports STOP_INTERRUPTED, rolls back and frees the lock', async (signal) => {
     const hold = path.join(tempDir('relais-hold-'), 'never-created');
-    const repo = new TickRepo().scenario({ orchestrator: [{ result: makeTask() }], builder: [{ ...builderDoes(EDIT_A), wait_for: hold }] });
+    const repo = new TickRepo();
+    repo.scenario({ orchestrator: [{ result: makeTask() }], builder: [{ ...builderDoes(EDIT_A), wait_for: hold, spawn_child: repo.pidFile }] });
     const before = repo.snapshot();
     const child = execa(process.execPath, [path.join(REPO_ROOT, 'dist/cli/relais.js'), 'run', '--json'], {
       cwd: repo.root,
@@ -121,16 +126,17 @@ describe('relais run interrupted', () => {
       env: { IS_SANDBOX: '1', FAKE_CLAUDE_LOG: repo.logFile, FAKE_CLAUDE_SCENARIO: repo.scenarioFile },
     });
     const started = Date.now();
-    while (repo.calls('builder').length === 0) {
+    while (repo.calls('builder').length === 0 || !existsSync(repo.pidFile)) {
       if (Date.now() - started > 20_000) throw new Error('the builder never started');
       await new Promise((r) => setTimeout(r, 50));
     }
-    child.kill('SIGTERM');
+    child.kill(signal);
     const run = await child;
     expect(run.exitCode).toBe(1);
     const result = JSON.parse(run.stdout.trim().split('\n').pop()!) as { code: string };
     expect(result.code).toBe('STOP_INTERRUPTED');
     repo.expectRolledBack(before);
     expect(existsSync(path.join(repo.root, 'relais/lock.json'))).toBe(false);
+    expect(repo.grandchildRunning()).toBe(false);
   });
 });

@@ -40,6 +40,8 @@ export class TickRepo {
   readonly scenarioFile: string;
   /** A file outside the repository that verification commands append to, to prove they ran. */
   readonly marker: string;
+  /** Where a fake Claude step or the `orphan` check writes the pid of the grandchild it started. */
+  readonly pidFile: string;
 
   constructor(options: { files?: Readonly<Record<string, string>>; config?: (config: Json) => void } = {}) {
     this.root = gitRepo(options.files ?? BASE_FILES);
@@ -47,6 +49,7 @@ export class TickRepo {
     this.logFile = path.join(this.outside, 'claude-calls.jsonl');
     this.scenarioFile = path.join(this.outside, 'scenario.json');
     this.marker = path.join(this.outside, 'verify-marker.txt');
+    this.pidFile = path.join(this.outside, 'grandchild.pid');
     const init = initWorkspace(this.root);
     if (!init.ok) throw new Error(init.error.message);
     const config = this.config();
@@ -55,6 +58,12 @@ export class TickRepo {
     options.config?.(config);
     this.writeConfig(config);
     this.commit('relais init');
+  }
+
+  private orphanScript(): string {
+    const script = path.join(this.outside, 'orphan.cjs');
+    writeFileSync(script, `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: ['ignore', 'inherit', 'inherit'] });\nrequire('fs').writeFileSync(${JSON.stringify(this.pidFile)}, String(c.pid));\nsetTimeout(() => {}, 60000);\n`);
+    return script;
   }
 
   /** Verification templates that run node and leave a trace in `marker`. */
@@ -68,6 +77,10 @@ export class TickRepo {
       { id: 'slow_pass', cmd: 'node', args: ['-e', mark('slow_pass', 0)] },
       { id: 'slow_fail', cmd: 'node', args: ['-e', mark('slow_fail', 4)] },
       { id: 'sleep', cmd: 'node', args: ['-e', `${trace('sleep')}; setTimeout(() => {}, 10000)`] },
+      // Starts a grandchild that holds the output pipes (as `pnpm test` starting workers does), then hangs.
+      { id: 'orphan', cmd: 'node', args: [this.orphanScript()] },
+      // Leaves a folder where REPORT.json goes, so the runner cannot write its report (A6 row 1).
+      { id: 'block_report', cmd: 'node', args: ['-e', "require('fs').mkdirSync('relais/REPORT.json', { recursive: true })"] },
       {
         id: 'echo',
         cmd: 'node',
@@ -129,6 +142,21 @@ export class TickRepo {
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l) as FakeCall);
     return role ? all.filter((c) => c.role === role) : all;
+  }
+
+  /** True while the grandchild recorded in `pidFile` still runs (a zombie counts as ended). */
+  grandchildRunning(): boolean {
+    const pid = Number(readFileSync(this.pidFile, 'utf8'));
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    }
   }
 
   markerLines(): string[] {
