@@ -20,4 +20,7 @@ export function buildRelayProgram(): Command {
   return program;
 }
 
+// The app's "Start in a terminal" runs this file with its Electron binary as Node; the agents a
+// handoff starts (and anything they start) must not inherit that switch.
+delete process.env.ELECTRON_RUN_AS_NODE;
 await runProgram(buildRelayProgram());
