@@ -34,4 +34,7 @@ Exit codes: 0 done, 1 refused or failed (files untouched), 2 the command line wa
   return program;
 }
 
+// The app's "Start in a terminal" runs this file with its Electron binary as Node; the agents a
+// handoff starts (and anything they start) must not inherit that switch.
+delete process.env.ELECTRON_RUN_AS_NODE;
 await runProgram(buildRelayProgram());

@@ -10,6 +10,7 @@ import type { Store } from '../engine/store/index.js';
 import { registerProject, removeProject, toProject, updateProjectSettings } from './projects.js';
 import type { Recorder } from './recorder.js';
 import { previewHandoff } from './handoff-preview.js';
+import { startHandoffInTerminal, type TerminalSettings } from './handoff-terminal.js';
 import { getRunDetail } from './run-detail.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
 import { createFreshness } from './freshness.js';
@@ -25,6 +26,8 @@ export interface HandlerDeps {
   readonly store: Store;
   readonly recorder: Recorder;
   readonly now: () => Date;
+  /** How "Start in a terminal" runs the relay CLI, and in which environment. */
+  readonly terminal: TerminalSettings;
   /** Told after the app settings changed (the Electron shell applies auto-start, watching, paths). */
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
 }
@@ -99,6 +102,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     previewHandoff: (args) => previewHandoff(deps, args),
     buildHandoff: (args) => runtime.send({ type: 'BuildHandoff', projectId: args.projectId, request: args.target !== undefined ? { target: args.target } : {} }),
+    startHandoffInTerminal: (args) => startHandoffInTerminal(deps, args),
     cancelTask: (args) => runtime.send({ type: 'CancelTask', taskId: args.taskId }),
     getRuntimeState: () => ok(runtime.state()),
     replayEvents: (args) => ok(runtime.replay(args.since)),

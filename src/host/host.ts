@@ -9,6 +9,7 @@ import { createRuntime, type Engines, type Runtime, type RuntimeOptions } from '
 import type { Store } from '../engine/store/index.js';
 import { createHandlers, type Handlers } from './handlers.js';
 import { attachRecorder, type Recorder } from './recorder.js';
+import { defaultTerminalSettings, type TerminalSettings } from './handoff-terminal.js';
 import type { AppSettings } from '../shared/schemas.js';
 
 export interface Host {
@@ -38,6 +39,8 @@ export interface HostOptions {
   readonly onRecordError?: (error: unknown) => void;
   /** Told after the app settings changed through the contract. */
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
+  /** "Start in a terminal": environment, relay CLI and platform (default: this process's). */
+  readonly terminal?: Partial<TerminalSettings>;
 }
 
 /**
@@ -69,7 +72,7 @@ export function createHost(options: HostOptions): Host {
       options.onRecordError?.(error);
     }
   }
-  const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
+  const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), terminal: defaultTerminalSettings(options.terminal), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
   const validateOutput = options.validateOutput ?? true;
 
   const invoke = async (channel: string, input: unknown): Promise<IpcReply<unknown>> => {

@@ -89,6 +89,8 @@ export async function startApp(): Promise<void> {
     store,
     engines: realEngines({ env: agents.env, ...(agents.claudeCommand ? { claudeCommand: agents.claudeCommand } : {}) }),
     onRecordError: (error) => log.error('recording a run failed', error),
+    // "Start in a terminal" finds terminals and agents on the widened PATH; relay runs as Electron-as-Node.
+    terminal: { env: agents.env },
     onAppSettingsChanged: (next) => applySettings(next),
   });
   bindHostToIpc(host, trustedOrigin());

@@ -23,6 +23,7 @@ export const CHANNEL_NAMES = [
   'review',
   'previewHandoff',
   'buildHandoff',
+  'startHandoffInTerminal',
   'cancelTask',
   'getRuntimeState',
   'replayEvents',

@@ -329,6 +329,20 @@ export const contract = {
   /** Builds the brief `buildHandoff` would save, without saving it: the window's "Hand off" preview. */
   previewHandoff: channel(z.strictObject({ projectId: ProjectIdSchema, target: z.string().max(100).optional() }), HandoffPreviewSchema),
   buildHandoff: channel(z.strictObject({ projectId: ProjectIdSchema, target: z.string().max(100).optional() }), TaskTicketSchema),
+  /**
+   * Opens the user's terminal running `relay handoff --resume <briefId> --to <target>` in the
+   * project folder: the CLI dispatches (an interactive agent session needs a terminal).
+   */
+  startHandoffInTerminal: channel(
+    z.strictObject({
+      projectId: ProjectIdSchema,
+      /** A saved brief's id (the pattern of src/engine/handoff/types.ts BRIEF_ID_PATTERN). */
+      briefId: z.string().max(80).regex(/^brief-[0-9]+-[a-z0-9]+$/),
+      /** An adapter or a profile of relay.handoff.json (the profile-name pattern of src/engine/handoff/config.ts). */
+      target: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/),
+    }),
+    z.strictObject({ launched: z.string() }),
+  ),
   cancelTask: channel(z.strictObject({ taskId: Id }), z.strictObject({ taskId: z.string(), state: z.enum(['cancelling', 'removed']) })),
   getRuntimeState: channel(Empty, RuntimeStateSchema),
 

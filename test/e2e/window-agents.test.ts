@@ -1,15 +1,19 @@
 // "Ask a friend" and "Hand off" in the window, end to end: the real host and relay/handoff
 // engines, the fake codex/gemini/claude CLIs first on PATH, and a loopback Ollama whose
 // stream the test holds open, so the streamed answer is seen arriving before it ends.
+// "Start in a terminal" opens a fake x-terminal-emulator on the server's PATH, which really
+// runs the `relay handoff --resume … --to codex` it is given.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLog, fakeAgentEnv, lastArg, type AgentLog } from '../helpers/fake-agents.js';
+import { HANDOFF_PREAMBLE } from '../../src/engine/handoff/dispatch.js';
+import { REPO_ROOT } from '../helpers/cli.js';
 import { FAKE_SECRETS, recordPatch } from '../helpers/handoff.js';
 import { relayProject } from '../helpers/project.js';
-import { gitIn } from '../helpers/temp.js';
+import { gitIn, tempDir } from '../helpers/temp.js';
 import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
 import { startDesk, type Desk } from './support/desk.js';
 import { DeskWindow, HistoryPage, RunPage, until, visible } from './support/pages.js';
@@ -64,12 +68,15 @@ describe('Ask a friend and Hand off in a real browser', () => {
   let desk: Desk;
   let ollama: HeldOllama;
   let log: AgentLog;
+  const terminalRecord = path.join(tempDir('relay-terminal-'), 'terminal.jsonl');
 
   beforeAll(async () => {
     ollama = await heldOllama({ first: ['Looks ', '**fine**'], last: ' to me.\n\n| file | verdict |\n| --- | --- |\n| src/app.ts | ok |\n' });
     log = agentLog();
     browser = await launchBrowser();
-    desk = await startDesk({ env: fakeAgentEnv(log, { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'llama-test' }) });
+    const env = fakeAgentEnv(log, { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'llama-test', FAKE_TERMINAL_RECORD: terminalRecord });
+    env.PATH = `${path.join(REPO_ROOT, 'fixtures', 'fake-terminal')}${path.delimiter}${env.PATH}`;
+    desk = await startDesk({ env });
   });
 
   afterAll(async () => {
@@ -225,7 +232,7 @@ describe('Ask a friend and Hand off in a real browser', () => {
     await page.close();
   });
 
-  it('hands off: previews the brief with its validation, copies it, saves it, and shows the command that dispatches it', async () => {
+  it('hands off: previews the brief with its validation, copies it, saves it, and starts it in a terminal (the command stays to copy)', async () => {
     const root = await project('handy');
     await recordPatch(root, { projectId: 'handy', file: 'src/cache.ts', body: 'export const cache = new Map();', message: 'Add the forecast cache' });
     const { page } = await openWindow('#/projects/handy/handoff');
@@ -260,6 +267,19 @@ describe('Ask a friend and Hand off in a real browser', () => {
         expect(await page.getByLabel('Dispatch command').innerText()).toBe(`relay -C ${root} handoff --resume ${saved![2]} --to codex`);
       });
       await screenshot(page, 'handoff-saved');
+      await step('start it in a terminal: the fake terminal runs relay handoff --resume, which seeds codex with the brief', async () => {
+        await page.getByRole('button', { name: 'Start in a terminal' }).click();
+        await visible(page.getByRole('status').filter({ hasText: 'Started codex in x-terminal-emulator.' }));
+        expect(await page.getByRole('button', { name: 'Copy command' }).isVisible()).toBe(true);
+        await screenshot(page, 'handoff-started-in-terminal');
+        const call = await until('the fake codex to be seeded', () => log.calls().find((c) => c.agent === 'codex' && lastArg(c).startsWith(HANDOFF_PREAMBLE)));
+        expect(call.argv.slice(0, 3)).toEqual(['exec', '-C', root]);
+        expect(lastArg(call)).toContain('Add the forecast cache');
+        expect(lastArg(call)).toContain(`**Resumed from:** ${saved![2]}`);
+        const started = JSON.parse(readFileSync(terminalRecord, 'utf8').split('\n')[0]!) as { argv: string[]; cwd: string };
+        expect(started.cwd).toBe(root);
+        expect(started.argv.slice(-6)).toEqual([root, 'handoff', '--resume', saved![2], '--to', 'codex']);
+      });
     });
     expect(page.errors).toEqual([]);
     await page.close();

@@ -137,6 +137,11 @@ export function useBuildHandoff() {
   return useMutation({ mutationFn: (input: ChannelInput<'buildHandoff'>) => relayCall('buildHandoff', input) });
 }
 
+/** Opens the user's terminal running `relay handoff --resume … --to …` for a saved brief. */
+export function useStartHandoffInTerminal() {
+  return useMutation({ mutationFn: (input: ChannelInput<'startHandoffInTerminal'>) => relayCall('startHandoffInTerminal', input) });
+}
+
 /** A slice of the live state (tasks, notices), re-rendering only when it changes. */
 export function useLive<T>(select: (state: LiveState) => T): T {
   return useSyncExternalStore(liveStore.subscribe, () => select(liveStore.getState()));

@@ -1,7 +1,8 @@
 // "Hand off": preview the brief a new session in another provider would start from, see how
 // it validates (saving: secrets only; dispatching: sections, hard cap, secrets), copy it, save
-// it. Dispatching starts an interactive agent in a terminal, which a window cannot host: after
-// saving, the window shows the exact `relay handoff --resume … --to …` command to run instead.
+// it, dispatch it. Dispatching starts an interactive agent, which a window cannot host: after
+// saving, "Start in a terminal" opens the user's terminal running the exact
+// `relay handoff --resume … --to …` command (the CLI dispatches); the command stays there to copy.
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { HandoffPreview, HandoffValidation } from '../../shared/contract.js';
@@ -10,7 +11,7 @@ import { CopyButton } from '../components/CopyButton';
 import { TaskStatus } from '../components/TaskStatus';
 import { Badge, ErrorBox, Loading } from '../components/ui';
 import { relayCall } from '../data/client';
-import { useBuildHandoff, useLiveTask, useProjects } from '../data/hooks';
+import { useBuildHandoff, useLiveTask, useProjects, useStartHandoffInTerminal } from '../data/hooks';
 import { queryKeys } from '../data/query-keys';
 import { groupDigits } from '../lib/blast';
 import { RenderedMarkdown } from '../lib/markdown';
@@ -61,9 +62,10 @@ function TokenGauge(props: { readonly preview: HandoffPreview }) {
   );
 }
 
-function SavedBrief(props: { readonly taskId: string; readonly root: string; readonly target: string | null }) {
+function SavedBrief(props: { readonly taskId: string; readonly projectId: string; readonly root: string; readonly target: string | null }) {
   const task = useLiveTask(props.taskId);
   const [to, setTo] = useState<string>(props.target ?? 'claude');
+  const start = useStartHandoffInTerminal();
   const toId = useId();
   const result = task?.result?.kind === 'handoff' ? task.result.handoff : null;
   return (
@@ -76,12 +78,19 @@ function SavedBrief(props: { readonly taskId: string; readonly root: string; rea
               {result.tokens !== null ? ` (~${groupDigits(result.tokens)} tokens)` : ''}.
             </p>
             <p className="muted small">
-              Starting the new session is interactive: it runs in your terminal, not in this window. This command re-reads the brief’s working memory, rebuilds it from the
-              history as it is then, and starts the agent seeded with it:
+              Starting the new session is interactive: it runs in your terminal, not in this window. “Start in a terminal” opens yours running this command (or copy it): it
+              re-reads the brief’s working memory, rebuilds it from the history as it is then, and starts the agent seeded with it:
             </p>
             <div className="inline-form">
               <label htmlFor={toId}>Agent</label>
-              <select id={toId} value={to} onChange={(e) => setTo(e.target.value)}>
+              <select
+                id={toId}
+                value={to}
+                onChange={(e) => {
+                  setTo(e.target.value);
+                  start.reset();
+                }}
+              >
                 {TARGETS.map((t) => (
                   <option key={t} value={t}>
                     {t}
@@ -92,7 +101,18 @@ function SavedBrief(props: { readonly taskId: string; readonly root: string; rea
             <pre className="command" aria-label="Dispatch command">
               {handoffDispatchCommand(props.root, result.briefId, to)}
             </pre>
-            <CopyButton label="Copy command" getText={() => handoffDispatchCommand(props.root, result.briefId, to)} className="button small" />
+            <div className="button-row">
+              <button type="button" className="button primary small" disabled={start.isPending} onClick={() => start.mutate({ projectId: props.projectId, briefId: result.briefId, target: to })}>
+                {start.isPending ? 'Starting…' : 'Start in a terminal'}
+              </button>
+              <CopyButton label="Copy command" getText={() => handoffDispatchCommand(props.root, result.briefId, to)} className="button small" />
+            </div>
+            {start.isSuccess ? (
+              <p className="success-line" role="status">
+                Started {start.variables.target} in {start.data.launched}.
+              </p>
+            ) : null}
+            {start.isError ? <ErrorBox error={start.error} title="The terminal was not started" /> : null}
           </section>
         ) : null
       }
@@ -192,7 +212,7 @@ export function HandoffView(props: { readonly projectId: string }) {
             {!data.permissive.ok ? <span className="muted small">Remove the secret from the record it comes from, then rebuild.</span> : null}
           </div>
           {build.isError ? <ErrorBox error={build.error} title="The brief was not saved" /> : null}
-          {build.data && project ? <SavedBrief key={build.data.taskId} taskId={build.data.taskId} root={project.root} target={target || null} /> : null}
+          {build.data && project ? <SavedBrief key={build.data.taskId} taskId={build.data.taskId} projectId={props.projectId} root={project.root} target={target || null} /> : null}
 
           {data.markdown !== null ? (
             <section className="card" aria-labelledby="brief-preview-heading">

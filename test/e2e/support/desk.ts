@@ -15,10 +15,11 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-/** Starts a host over a fresh store and serves the built window; `env` is what agents and ticks run with. */
+/** Starts a host over a fresh store and serves the built window; `env` is what agents, ticks and "Start in a terminal" run with. */
 export async function startDesk(options: { readonly env?: Record<string, string> } = {}): Promise<Desk> {
   const store = openStore({ file: path.join(tempDir('relay-desk-data-'), 'relay-desk.db') });
-  const host = createHost({ store, engines: realEngines({ env: options.env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' } }) });
+  const env = options.env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  const host = createHost({ store, engines: realEngines({ env }), terminal: { env, platform: 'linux' } });
   const server = await startUiServer({ host, rendererDir: RENDERER_DIR });
   return {
     store,
