@@ -6,7 +6,7 @@
 // files, rather than only in the app's store: history is the tick's file of truth, so the record
 // survives a reindex, is seen by every window and by the CLI, and the history folder is ignored
 // by git, so writing it does not make the work tree dirty again.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { commitPaths } from '../git/commit.js';
@@ -94,17 +94,24 @@ export function toTickCommit(record: TickCommitRecord): TickCommit {
   return { runId: record.run_id, commit: record.commit, parent: record.parent, message: record.message, paths: [...record.paths], committedAt: record.committed_at };
 }
 
-/** The newest tick in history: run ids start with their UTC start time, so the greatest name is the latest. */
+/**
+ * The newest tick in history with a report. Run ids start with their start time to the second
+ * only, so two ticks in one second sort by their random suffix: order by report.started_at first.
+ */
 function latestRunId(historyDir: string): string | null {
-  let names: string[];
+  let ticks: Array<{ name: string; at: string }>;
   try {
-    names = readdirSync(historyDir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && TICK_RUN_ID.test(e.name) && existsSync(path.join(historyDir, e.name, 'report.json')))
-      .map((e) => e.name);
+    ticks = readdirSync(historyDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && TICK_RUN_ID.test(e.name))
+      .flatMap((e) => {
+        const report = readJson(path.join(historyDir, e.name, 'report.json'));
+        return report ? [{ name: e.name, at: typeof report.started_at === 'string' ? report.started_at : '' }] : [];
+      });
   } catch {
     return null;
   }
-  return names.sort().at(-1) ?? null;
+  ticks.sort((x, y) => (x.at !== y.at ? (x.at < y.at ? -1 : 1) : x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return ticks.at(-1)?.name ?? null;
 }
 
 function isRunnerOwned(paths: WorkspacePaths, rel: string): boolean {

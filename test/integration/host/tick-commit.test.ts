@@ -99,8 +99,9 @@ describe('Approve & commit a SUCCESS tick', () => {
     const second = await tick(host);
     expect(second).toMatchObject({ verdict: 'success', code: 'SUCCESS' });
     expect(repo.file('src/b.ts')).toContain('b = 20');
-    // The first tick is no longer the latest: no offer for it any more.
+    // The new tick (often started in the same second as the first: run ids alone do not order them) is the one offered.
     expect((await tickDetail(host, second.runId)).detail.commitOffer).toMatchObject({ paths: ['src/b.ts'], problem: null });
+    expect((await tickDetail(host, first.runId)).detail.commitOffer).toBeNull();
   });
 
   it('refuses, naming the files, when the work tree changed outside the tick or a touched file was edited after it', async () => {
