@@ -12,6 +12,7 @@ import type { Recorder } from './recorder.js';
 import { previewHandoff } from './handoff-preview.js';
 import { startHandoffInTerminal, type TerminalSettings } from './handoff-terminal.js';
 import { getRunDetail } from './run-detail.js';
+import { withCommitOffer } from './tick-commit.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
 import { createFreshness } from './freshness.js';
 import type { AppSettings } from '../shared/schemas.js';
@@ -73,12 +74,16 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       });
       return 'error' in listed ? fail('CURSOR_INVALID', 'The cursor is not one this history gave out; list again from the first page.') : ok(listed);
     },
-    getRun: (args) => getRunDetail(store, args.runId),
+    getRun: async (args) => {
+      const read = getRunDetail(store, args.runId);
+      return read.ok ? ok(await withCommitOffer(read.value, store.projects.get(read.value.run.projectId)?.root ?? null)) : read;
+    },
     applyPatch: (args) => runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(args.projectId !== undefined ? { projectId: args.projectId } : {}) }),
     approve: (args) => runtime.send({ type: 'Approve', approvalId: args.approvalId, ...(args.keep !== undefined ? { keep: args.keep } : {}) }),
     reject: (args) => runtime.send({ type: 'Reject', approvalId: args.approvalId, ...(args.reason !== undefined ? { reason: args.reason } : {}) }),
     revert: (args) => runtime.send({ type: 'Revert', projectId: args.projectId, transaction: args.transaction }),
     runTick: (args) => runtime.send({ type: 'RunTick', projectId: args.projectId }),
+    commitTick: (args) => runtime.send({ type: 'CommitTick', projectId: args.projectId, runId: args.runId, message: args.message }),
     ask: (args) => {
       const request = {
         prompt: args.prompt,

@@ -82,7 +82,8 @@ export function attachRecorder(options: { readonly runtime: Runtime; readonly st
         const task = tasks.get(event.taskId);
         if (!task) return;
         task.startedAt = ts;
-        recordRunning(store, event.taskId, task);
+        // Committing a tick is an action on that tick's run, not a run of its own.
+        if (task.kind !== 'commit') recordRunning(store, event.taskId, task);
         return;
       }
       case 'task.waiting-approval': {
@@ -137,6 +138,7 @@ function runKindOf(kind: TaskKind): RunKind {
     case 'revert':
       return 'patch';
     case 'tick':
+    case 'commit':
       return 'tick';
     case 'ask':
       return 'relay';
@@ -200,6 +202,8 @@ function recordRun(store: Store, taskId: string, task: TaskNotes, endedTs: numbe
   };
   const failure = error ?? null;
 
+  // A refused commit leaves the tick's row as it was (the refusal is in the event log and the window's notice).
+  if (task.kind === 'commit' && result?.kind !== 'commit') return;
   if (!result) {
     appRun(`task-${taskId}`, failedStatus(failure), { verdict: null, code: failure?.code ?? null, summary: failure?.message ?? '', detail: failureDetail(task, failure) });
     return;
@@ -249,6 +253,12 @@ function recordRun(store: Store, taskId: string, task: TaskNotes, endedTs: numbe
       });
       return;
     }
+    case 'commit': {
+      // commit.json now sits beside the tick's report: index the tick's row again (it keeps its own task).
+      const tickRow = store.runs.get(runId(project.projectId, 'tick', result.commit.runId));
+      store.indexTick(project, result.commit.runId, tickRow?.taskId ?? null);
+      return;
+    }
     case 'handoff': {
       const { handoff } = result;
       appRun(handoff.briefId, 'done', {
@@ -277,6 +287,7 @@ function failureDetail(task: TaskNotes, failure: FailureData | null): unknown {
     case 'patch':
     case 'revert':
     case 'tick':
+    case 'commit':
       return null;
     default:
       return assertNever(task.kind);

@@ -85,7 +85,7 @@ export function notificationFor(envelope: EventEnvelope, projectName: (projectId
       if (event.error.code === 'CANCELLED') return null;
       return {
         kind: 'failure',
-        title: `${event.kind === 'tick' ? 'Tick' : event.kind === 'ask' || event.kind === 'review' ? 'Ask a friend' : event.kind === 'handoff' ? 'Handoff' : 'Patch'} failed — ${projectName(event.projectId)}`,
+        title: `${event.kind === 'tick' ? 'Tick' : event.kind === 'ask' || event.kind === 'review' ? 'Ask a friend' : event.kind === 'handoff' ? 'Handoff' : event.kind === 'commit' ? 'Commit' : 'Patch'} failed — ${projectName(event.projectId)}`,
         body: `${event.error.code}: ${firstLine(event.error.message)}`,
         projectId: event.projectId,
         urgent: true,

@@ -19,6 +19,7 @@ export const CHANNEL_NAMES = [
   'reject',
   'revert',
   'runTick',
+  'commitTick',
   'ask',
   'review',
   'previewHandoff',

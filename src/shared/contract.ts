@@ -16,6 +16,7 @@ import {
   RunKindSchema,
   RunStatusSchema,
   TaskKindSchema,
+  TickCommitSchema,
   UsageSchema,
 } from './schemas.js';
 
@@ -102,6 +103,15 @@ export const TickDetailSchema = z.strictObject({
       }),
       warnAtFraction: z.number(),
     })
+    .nullable(),
+  /** The commit "Approve & commit" made of this tick (history/<run_id>/commit.json), if any. */
+  commit: TickCommitSchema.nullable(),
+  /**
+   * "Approve & commit", offered for the project's latest SUCCESS tick while HEAD is where the tick
+   * left it and the tick is not committed yet; `problem` says why committing would be refused now.
+   */
+  commitOffer: z
+    .strictObject({ suggestedMessage: z.string(), paths: z.array(z.string()), problem: z.strictObject({ code: z.string(), message: z.string() }).nullable() })
     .nullable(),
 });
 export type TickDetail = z.infer<typeof TickDetailSchema>;
@@ -307,6 +317,16 @@ export const contract = {
   ),
   revert: channel(z.strictObject({ projectId: ProjectIdSchema, transaction: Id }), TaskTicketSchema),
   runTick: channel(ById, TaskTicketSchema),
+  /** "Approve & commit" a SUCCESS tick: commits exactly its touched paths, queued behind the project's active task. */
+  commitTick: channel(
+    z.strictObject({
+      projectId: ProjectIdSchema,
+      /** The tick's run id (its history folder's name), checked before any path is built from it. */
+      runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be a tick run id'),
+      message: z.string().trim().min(1).max(5000),
+    }),
+    TaskTicketSchema,
+  ),
   ask: channel(
     z.strictObject({
       projectId: ProjectIdSchema,

@@ -105,7 +105,7 @@ export const DecisionSchema = z.discriminatedUnion('approve', [
 ]);
 export type DecisionData = z.infer<typeof DecisionSchema>;
 
-export const TaskKindSchema = z.enum(['patch', 'revert', 'tick', 'ask', 'review', 'handoff']);
+export const TaskKindSchema = z.enum(['patch', 'revert', 'tick', 'ask', 'review', 'handoff', 'commit']);
 export type TaskKind = z.infer<typeof TaskKindSchema>;
 
 export const RunKindSchema = z.enum(['patch', 'tick', 'relay', 'review', 'handoff']);
@@ -139,6 +139,17 @@ export const TickResultSchema = z.strictObject({
   blastRadius: z.string().nullable().optional(),
 });
 export type TickResult = z.infer<typeof TickResultSchema>;
+
+/** A SUCCESS tick committed by "Approve & commit" (relais/history/<run_id>/commit.json). */
+export const TickCommitSchema = z.strictObject({
+  runId: z.string(),
+  commit: z.string(),
+  parent: z.string(),
+  message: z.string(),
+  paths: z.array(z.string()),
+  committedAt: z.string(),
+});
+export type TickCommit = z.infer<typeof TickCommitSchema>;
 
 export const UsageSchema = z.strictObject({
   inputTokens: z.number().int().min(0),
@@ -179,5 +190,6 @@ export const TaskResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ask'), relay: RelayResultSchema }),
   z.strictObject({ kind: z.literal('review'), relay: RelayResultSchema }),
   z.strictObject({ kind: z.literal('handoff'), handoff: HandoffResultSchema }),
+  z.strictObject({ kind: z.literal('commit'), commit: TickCommitSchema }),
 ]);
 export type TaskResult = z.infer<typeof TaskResultSchema>;

@@ -338,6 +338,23 @@ describe('the Relay Desk window in a real browser', () => {
       expect(await run.section('Blast radius').innerText()).toMatch(/\+1\s*−1/);
       await screenshot(page, 'run-tick', { fullPage: true });
     });
+    await step('Approve & commit: the message is prefilled from the intent, and only the touched path is committed', async () => {
+      const before = gitIn(tickRepo.root, 'rev-parse', 'HEAD').trim();
+      const offer = await visible(run.section('Approve & commit'));
+      expect(await offer.getByRole('list', { name: 'Paths to commit' }).innerText()).toBe('src/a.ts');
+      const message = offer.getByLabel('Commit message');
+      expect(await message.inputValue()).toMatch(/^relais \S+: Change the value of a\.$/);
+      await message.fill('Set a to 2 (approved in the window)');
+      await offer.getByRole('button', { name: 'Approve & commit' }).click();
+      const committed = await visible(run.section('Committed'), 30_000);
+      const sha = gitIn(tickRepo.root, 'rev-parse', 'HEAD').trim();
+      expect(sha).not.toBe(before);
+      expect(await committed.locator('.commit-sha').innerText()).toBe(sha.slice(0, 12));
+      expect(gitIn(tickRepo.root, 'log', '-1', '--format=%s%n%P', '--name-only').trim().split('\n')).toEqual(['Set a to 2 (approved in the window)', before, '', 'src/a.ts']);
+      expect(tickRepo.gitStatus()).toBe('');
+      await run.section('Approve & commit').waitFor({ state: 'detached' });
+      await screenshot(page, 'run-tick-committed', { fullPage: true });
+    });
     await step('the builder’s session passed 90% of its context: the window offers a handoff', async () => {
       const prompt = await visible(page.getByRole('region', { name: 'Hand off ticks?' }));
       expect(await prompt.innerText()).toContain('93%');

@@ -15,6 +15,8 @@ export type RuntimeCommand =
   /** Undo a committed transaction (uuid, unique prefix, or log index) as a new transaction. */
   | { readonly type: 'Revert'; readonly projectId: string; readonly transaction: string }
   | { readonly type: 'RunTick'; readonly projectId: string }
+  /** "Approve & commit" a SUCCESS tick (its touched paths only), queued like any task of the project. */
+  | { readonly type: 'CommitTick'; readonly projectId: string; readonly runId: string; readonly message: string }
   | { readonly type: 'Ask'; readonly projectId: string; readonly request: AskRequest }
   | { readonly type: 'Review'; readonly projectId: string; readonly request: ReviewRequest }
   | { readonly type: 'BuildHandoff'; readonly projectId: string; readonly request: HandoffRequest }
@@ -33,6 +35,7 @@ export interface CommandReplies {
   readonly Reject: { readonly approvalId: string; readonly taskId: string };
   readonly Revert: TaskTicket;
   readonly RunTick: TaskTicket;
+  readonly CommitTick: TaskTicket;
   readonly Ask: TaskTicket;
   readonly Review: TaskTicket;
   readonly BuildHandoff: TaskTicket;

@@ -1,6 +1,7 @@
 // Tick, ask, review and handoff tasks: thin adapters from an injected engine to runtime events.
 import type { TaskResult } from '../../shared/schemas.js';
 import type { Result } from '../result.js';
+import { commitTick, toTickCommit } from '../tick/commit.js';
 import type { AskRequest, EngineContext, HandoffEngine, HandoffRequest, RelayContext, RelayEngine, ReviewRequest, TickEngine } from './engines.js';
 import type { TaskContext, TaskEnd } from './task-context.js';
 
@@ -32,6 +33,12 @@ export async function runTickTask(context: TaskContext, engine: TickEngine): Pro
     onEvent: (event) => context.emit({ type: 'tick.stage', taskId: context.taskId, projectId: context.projectId, stage: event.stage, payload: event.payload ?? null }),
   });
   return endOf(context, result, (tick) => ({ kind: 'tick', tick: { ...tick } }));
+}
+
+/** Commits a SUCCESS tick's touched paths (git only, no engine to inject: like a patch, it is always there). */
+export async function runCommitTask(context: TaskContext, runId: string, message: string): Promise<TaskEnd> {
+  const committed = await commitTick(context.root, runId, message, context.now);
+  return endOf(context, committed, (record) => ({ kind: 'commit', commit: toTickCommit(record) }));
 }
 
 /** Asks another agent. */

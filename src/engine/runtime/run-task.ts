@@ -1,6 +1,6 @@
 // Which engine runs a task, by kind.
 import { assertNever } from '../result.js';
-import { runAskTask, runHandoffTask, runReviewTask, runTickTask } from './engine-tasks.js';
+import { runAskTask, runCommitTask, runHandoffTask, runReviewTask, runTickTask } from './engine-tasks.js';
 import type { Engines } from './engines.js';
 import { runPatchTask, runRevertTask } from './patch-task.js';
 import type { TaskContext, TaskEnd, TaskSpec } from './task-context.js';
@@ -10,6 +10,7 @@ export function missingEngine(spec: TaskSpec, engines: Engines): 'tick' | 'relay
   switch (spec.kind) {
     case 'patch':
     case 'revert':
+    case 'commit':
       return null;
     case 'tick':
       return engines.tick ? null : 'tick';
@@ -33,6 +34,8 @@ export function runTask(spec: TaskSpec, context: TaskContext, engines: Engines):
       return runRevertTask(context, engines.patch, spec);
     case 'tick':
       return tick ? runTickTask(context, tick) : Promise.resolve(engineGone('tick'));
+    case 'commit':
+      return runCommitTask(context, spec.runId, spec.message);
     case 'ask':
       return relay ? runAskTask(context, relay, spec.request) : Promise.resolve(engineGone('relay'));
     case 'review':

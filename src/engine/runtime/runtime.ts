@@ -201,6 +201,8 @@ class RuntimeActor implements Runtime {
         return this.enqueue(command.projectId, { kind: 'revert', transaction: command.transaction }, `Revert ${command.transaction}`);
       case 'RunTick':
         return this.enqueue(command.projectId, { kind: 'tick' }, 'Tick');
+      case 'CommitTick':
+        return this.enqueue(command.projectId, { kind: 'commit', runId: command.runId, message: command.message }, `Commit tick ${command.runId}`);
       case 'Ask':
         return this.enqueue(command.projectId, { kind: 'ask', request: command.request }, `Ask${command.request.backend ? ` ${command.request.backend}` : ''}: ${firstLine(command.request.prompt)}`);
       case 'Review':

@@ -7,6 +7,7 @@ export type TaskSpec =
   | { readonly kind: 'patch'; readonly text: string; readonly source: PatchSource }
   | { readonly kind: 'revert'; readonly transaction: string }
   | { readonly kind: 'tick' }
+  | { readonly kind: 'commit'; readonly runId: string; readonly message: string }
   | { readonly kind: 'ask'; readonly request: AskRequest }
   | { readonly kind: 'review'; readonly request: ReviewRequest }
   | { readonly kind: 'handoff'; readonly request: HandoffRequest };

@@ -9,6 +9,7 @@ import { STATE_DIR } from '../patch/config.js';
 import { committedPath, pendingPath, readRecord, type TransactionRecord } from '../patch/state.js';
 import { describeStats, fileStat, unifiedDiff } from '../patch/summary.js';
 import { loadTickConfig } from '../tick/config.js';
+import { readTickCommit, toTickCommit } from '../tick/commit.js';
 import { ANSWERS_DIR, loadAnswers } from '../relay/record.js';
 import { fail, ok, type Result } from '../result.js';
 import { runId, type StoredRun } from './runs.js';
@@ -187,6 +188,8 @@ export function readTickRun(projectId: string, root: string, dir: string): { run
     folderTime = new Date(0).toISOString();
   }
   const startedAt = time(r.started_at) ?? time(m.started_at) ?? folderTime;
+  const committed = readTickCommit(root, dir);
+  const blast = blastRadius(object(r.blast_radius));
   return {
     run: {
       id: runId(projectId, 'tick', dir),
@@ -196,7 +199,7 @@ export function readTickRun(projectId: string, root: string, dir: string): { run
       verdict,
       code: text(r.code) ?? (report.value ? null : 'REPORT_MISSING'),
       title: text(task?.intent) ?? text(m.intent) ?? text(m.title) ?? `Tick ${text(r.run_id) ?? dir}`,
-      summary: blastRadius(object(r.blast_radius)),
+      summary: committed ? `${blast ? `${blast} · ` : ''}committed ${committed.commit.slice(0, 10)}` : blast,
       startedAt,
       endedAt: time(r.ended_at) ?? time(m.ended_at),
       file: report.value ? `${where}/report.json` : `${where}/meta.json`,
@@ -264,6 +267,9 @@ export function readTickDetail(root: string, dir: string): Result<TickDetail, 'R
     verifyLog: capText(readOrNull(path.join(folder, 'verify.log')), MAX_TICK_TEXT_CHARS, 'tail'),
     diffPatch: capText(readOrNull(path.join(folder, 'diff.patch')), MAX_TICK_TEXT_CHARS, 'head'),
     budgetLimits: budgetLimits(root),
+    commit: ((c) => (c ? toTickCommit(c) : null))(readTickCommit(root, dir)),
+    // Needs git (async): the host fills it in for the run detail.
+    commitOffer: null,
   });
 }
 

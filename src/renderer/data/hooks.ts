@@ -57,6 +57,8 @@ export function runKindOfTask(kind: TaskKind): RunKind {
       return 'patch';
     case 'ask':
       return 'relay';
+    case 'commit':
+      return 'tick';
     default:
       return kind;
   }
@@ -119,6 +121,10 @@ export function useRevert() {
 
 export function useRunTick() {
   return useMutation({ mutationFn: (projectId: string) => relayCall('runTick', { projectId }) });
+}
+
+export function useCommitTick() {
+  return useMutation({ mutationFn: (input: ChannelInput<'commitTick'>) => relayCall('commitTick', input) });
 }
 
 export function useCancelTask() {

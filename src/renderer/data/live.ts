@@ -126,6 +126,8 @@ export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 
       return { tone: 'success', title: `${result.relay.backend} answered`, message: result.relay.text.trim().split('\n')[0]?.slice(0, 160) ?? '', code: null };
     case 'handoff':
       return { tone: 'success', title: 'Brief saved', message: result.handoff.path, code: null };
+    case 'commit':
+      return { tone: 'success', title: 'Tick committed', message: `${result.commit.commit.slice(0, 10)} ${result.commit.message.split('\n')[0] ?? ''}`, code: null };
     default:
       return assertNever(result);
   }

@@ -36,7 +36,7 @@ function DetailBody(props: { readonly data: RunDetail }) {
       case 'patch':
         return <PatchPanel run={run} detail={detail} />;
       case 'tick':
-        return <TickPanel detail={detail} />;
+        return <TickPanel detail={detail} projectId={run.projectId} />;
       case 'relay':
       case 'review':
         return <RelayPanel detail={detail} />;

@@ -7,6 +7,7 @@ import { filesLabel } from '../../lib/blast';
 import { RenderedMarkdown } from '../../lib/markdown';
 import { budgetMeters, readTickReport, type BudgetMeter } from '../../lib/tick-report';
 import { formatDuration } from '../../lib/time';
+import { TickCommitCard } from './TickCommit';
 
 function Meter(props: { readonly meter: BudgetMeter }) {
   const { meter } = props;
@@ -25,7 +26,7 @@ function Meter(props: { readonly meter: BudgetMeter }) {
 
 const VERDICT_TONE = { success: 'success', stop: 'danger', blocked: 'warning' } as const;
 
-export function TickPanel(props: { readonly detail: TickDetail }) {
+export function TickPanel(props: { readonly detail: TickDetail; readonly projectId: string }) {
   const { detail } = props;
   const report = readTickReport(detail);
   const budgets = budgetMeters(detail.state, report.milestoneId, detail.budgetLimits);
@@ -47,6 +48,8 @@ export function TickPanel(props: { readonly detail: TickDetail }) {
           </p>
         </div>
       </section>
+
+      <TickCommitCard detail={detail} projectId={props.projectId} />
 
       <div className="grid-2">
         <section className="card" aria-labelledby="blast-heading">

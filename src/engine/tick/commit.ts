@@ -1,0 +1,231 @@
+// "Approve & commit" for a SUCCESS tick. The runner never commits (the next tick is then
+// BLOCKED_DIRTY_WORKTREE until someone does); this commits exactly the tick's touched paths, and
+// only while the work tree still holds exactly the tick's change on the commit it ran on.
+//
+// The commit is recorded in `<history>/<run_id>/commit.json`, beside the tick's other history
+// files, rather than only in the app's store: history is the tick's file of truth, so the record
+// survives a reindex, is seen by every window and by the CLI, and the history folder is ignored
+// by git, so writing it does not make the work tree dirty again.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { commitPaths } from '../git/commit.js';
+import { headCommit } from '../git/head.js';
+import { status } from '../git/status.js';
+import { fail, ok, type Result } from '../result.js';
+import type { TickCommit } from '../../shared/schemas.js';
+import { defaultTickConfig, loadTickConfig } from './config.js';
+import { inspectLock } from './lock.js';
+import { collectTouched, diffPatch, trackedPatch } from './touched.js';
+import { relativeToRoot, workspacePaths, type WorkspacePaths } from './workspace.js';
+
+/** A tick's run id as a history folder name: checked before any path is built from it. */
+export const TICK_RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const COMMIT_FILE = 'commit.json';
+export const MAX_COMMIT_MESSAGE_CHARS = 5000;
+
+/** What commit.json holds. */
+export interface TickCommitRecord {
+  readonly run_id: string;
+  readonly commit: string;
+  readonly parent: string;
+  readonly message: string;
+  readonly paths: readonly string[];
+  readonly committed_at: string;
+}
+
+export type TickCommitCode =
+  | 'INVALID_RUN_ID'
+  | 'INVALID_MESSAGE'
+  | 'TICK_NOT_FOUND'
+  | 'TICK_NOT_SUCCESS'
+  | 'TICK_NOT_LATEST'
+  | 'TICK_ALREADY_COMMITTED'
+  | 'TICK_RUNNING'
+  | 'TOUCHED_LIST_TRUNCATED'
+  | 'NOTHING_TO_COMMIT'
+  | 'HEAD_MOVED'
+  | 'WORKTREE_DIFFERS'
+  | 'TICK_CHANGES_EDITED';
+
+/** What is known about committing one tick, before doing it. */
+export interface TickCommitPlan {
+  readonly runId: string;
+  /** The tick's touched paths that will be committed (runner-owned paths left out). */
+  readonly paths: readonly string[];
+  readonly head: string;
+  /** "relais <run_id>: <intent>". */
+  readonly suggestedMessage: string;
+}
+
+type Json = Record<string, unknown>;
+
+function readJson(file: string): Json | null {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+  } catch {
+    return null;
+  }
+}
+
+function layout(root: string): WorkspacePaths {
+  const config = loadTickConfig(root);
+  return workspacePaths(root, config.ok ? config.value : defaultTickConfig());
+}
+
+/** commit.json of a tick, when it was committed this way (null otherwise, or for an unsafe id). */
+export function readTickCommit(root: string, runId: string): TickCommitRecord | null {
+  if (!TICK_RUN_ID.test(runId)) return null;
+  const data = readJson(path.join(layout(root).historyDir, runId, COMMIT_FILE));
+  if (!data || typeof data.commit !== 'string' || typeof data.message !== 'string') return null;
+  return {
+    run_id: typeof data.run_id === 'string' ? data.run_id : runId,
+    commit: data.commit,
+    parent: typeof data.parent === 'string' ? data.parent : '',
+    message: data.message,
+    paths: Array.isArray(data.paths) ? data.paths.filter((p): p is string => typeof p === 'string') : [],
+    committed_at: typeof data.committed_at === 'string' ? data.committed_at : '',
+  };
+}
+
+/** commit.json in the shape the contract and the runtime carry. */
+export function toTickCommit(record: TickCommitRecord): TickCommit {
+  return { runId: record.run_id, commit: record.commit, parent: record.parent, message: record.message, paths: [...record.paths], committedAt: record.committed_at };
+}
+
+/**
+ * The newest tick in history with a report. Run ids start with their start time to the second
+ * only, so two ticks in one second sort by their random suffix: order by report.started_at first.
+ */
+function latestRunId(historyDir: string): string | null {
+  let ticks: Array<{ name: string; at: string }>;
+  try {
+    ticks = readdirSync(historyDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && TICK_RUN_ID.test(e.name))
+      .flatMap((e) => {
+        const report = readJson(path.join(historyDir, e.name, 'report.json'));
+        return report ? [{ name: e.name, at: typeof report.started_at === 'string' ? report.started_at : '' }] : [];
+      });
+  } catch {
+    return null;
+  }
+  ticks.sort((x, y) => (x.at !== y.at ? (x.at < y.at ? -1 : 1) : x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return ticks.at(-1)?.name ?? null;
+}
+
+function isRunnerOwned(paths: WorkspacePaths, rel: string): boolean {
+  const lock = relativeToRoot(paths.root, paths.lock);
+  return rel === paths.dirRel || rel.startsWith(`${paths.dirRel}/`) || rel.startsWith(`${paths.historyDirRel}/`) || rel === lock || rel.startsWith(`${lock}.`);
+}
+
+function isSafeRelative(rel: string): boolean {
+  return rel.length > 0 && !rel.startsWith('/') && !/^[A-Za-z]:/.test(rel) && !rel.split(/[\\/]/).includes('..') && !rel.includes('\0');
+}
+
+const list = (items: readonly string[]): string => (items.length > 10 ? `${items.slice(0, 10).join(', ')} and ${items.length - 10} more` : items.join(', '));
+
+/** The files each `diff --git` section of a patch is about, mapped to that section's text. */
+function sectionsByFile(patch: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const section of patch.split(/(?=^diff --git )/m)) {
+    const first = section.split('\n', 1)[0] ?? '';
+    if (!first.startsWith('diff --git ')) continue;
+    // "diff --git a/<p> b/<p>": the same path twice (the tick never renames).
+    const rest = first.slice('diff --git '.length);
+    const name = rest.length % 2 === 1 ? rest.slice(2, (rest.length - 1) / 2) : rest;
+    out.set(name, section);
+  }
+  return out;
+}
+
+/**
+ * Checks that the tick can be committed now: a SUCCESS tick, the latest, not yet committed, no
+ * tick running, HEAD where the tick left it, and the work tree's changes exactly the tick's.
+ */
+export async function planTickCommit(root: string, runId: string): Promise<Result<TickCommitPlan, TickCommitCode>> {
+  if (!TICK_RUN_ID.test(runId)) return fail('INVALID_RUN_ID', `"${runId.slice(0, 80)}" is not a tick run id.`);
+  const paths = layout(root);
+  const folder = path.join(paths.historyDir, runId);
+  const report = readJson(path.join(folder, 'report.json'));
+  if (!report) return fail('TICK_NOT_FOUND', `No tick ${runId} with a report.json in ${paths.historyDirRel}/.`);
+  const verdict = String(report.verdict ?? '');
+  if (verdict !== 'success') return fail('TICK_NOT_SUCCESS', `Tick ${runId} ended ${verdict.toUpperCase() || 'without a verdict'} (${String(report.code ?? '?')}); only a SUCCESS tick can be approved and committed.`);
+  const done = readTickCommit(root, runId);
+  if (done) return fail('TICK_ALREADY_COMMITTED', `Tick ${runId} was already committed as ${done.commit.slice(0, 12)}.`);
+  const latest = latestRunId(paths.historyDir);
+  if (latest !== runId) return fail('TICK_NOT_LATEST', `Tick ${runId} is not the project's latest tick (${latest ?? 'none'} is); only the latest tick's changes can still be in the work tree.`);
+  const lock = inspectLock(paths.lock);
+  if (lock.state === 'held') return fail('TICK_RUNNING', `A tick is running in this project (${lock.holder ? `process ${lock.holder.pid}` : 'lock held'}); commit once it has ended.`);
+
+  const scope = (report.scope ?? {}) as Json;
+  const touchedRaw = Array.isArray(scope.touched_paths) ? scope.touched_paths.filter((p): p is string => typeof p === 'string') : [];
+  if (touchedRaw.some((p) => p.startsWith('… and '))) return fail('TOUCHED_LIST_TRUNCATED', `Tick ${runId} touched more paths than its report lists; commit it by hand.`);
+  const unsafe = touchedRaw.filter((p) => !isSafeRelative(p));
+  if (unsafe.length > 0) return fail('TICK_NOT_FOUND', `Tick ${runId}'s report lists paths that are not inside the project: ${list(unsafe)}.`);
+  const touched = [...new Set(touchedRaw.filter((p) => !isRunnerOwned(paths, p)))].sort();
+  if (touched.length === 0) return fail('NOTHING_TO_COMMIT', `Tick ${runId} touched no file outside the runner's own (${paths.dirRel}/); there is nothing to commit.`);
+
+  const tickHead = typeof report.head_commit === 'string' ? report.head_commit : typeof report.base_commit === 'string' ? report.base_commit : null;
+  const head = await headCommit(root);
+  if (!head || !tickHead || head !== tickHead) {
+    return fail('HEAD_MOVED', `HEAD is at ${head?.slice(0, 12) ?? 'no commit'} but tick ${runId} left it at ${tickHead?.slice(0, 12) ?? 'an unknown commit'}: someone committed or switched branches since. Commit the tick's changes by hand, if they are still wanted.`);
+  }
+
+  const changed = new Set<string>();
+  for (const entry of await status(root)) {
+    for (const p of entry.from !== undefined ? [entry.path, entry.from] : [entry.path]) if (!isRunnerOwned(paths, p)) changed.add(p);
+  }
+  const touchedSet = new Set(touched);
+  const extra = [...changed].filter((p) => !touchedSet.has(p)).sort();
+  const missing = touched.filter((p) => !changed.has(p));
+  if (extra.length > 0 || missing.length > 0) {
+    const parts = [
+      ...(extra.length > 0 ? [`changed but not touched by the tick: ${list(extra)}`] : []),
+      ...(missing.length > 0 ? [`touched by the tick but no longer changed: ${list(missing)}`] : []),
+    ];
+    return fail('WORKTREE_DIFFERS', `The work tree's changes are not tick ${runId}'s (${parts.join('; ')}). Someone edited after the tick; commit by hand, or undo those edits and try again.`);
+  }
+
+  // Same files, but maybe not the same content: compare with the diff the tick kept, when it kept one.
+  const keptPatch = (() => {
+    try {
+      return readFileSync(path.join(folder, 'diff.patch'), 'utf8');
+    } catch {
+      return null;
+    }
+  })();
+  if (keptPatch !== null && typeof report.base_commit === 'string') {
+    const base = report.base_commit;
+    const [tracked, now] = await Promise.all([trackedPatch(root, base), collectTouched(root, base)]);
+    const current = diffPatch(tracked, root, now);
+    if (current !== keptPatch) {
+      const before = sectionsByFile(keptPatch);
+      const after = sectionsByFile(current);
+      const edited = [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort();
+      return fail('TICK_CHANGES_EDITED', `Files of tick ${runId} were edited after it ended: ${edited.length > 0 ? list(edited) : 'the diff differs'}. Commit by hand, or put them back as the tick left them.`);
+    }
+  }
+
+  return ok({ runId, paths: touched, head, suggestedMessage: suggestedCommitMessage(runId, report) });
+}
+
+/** "relais <run_id>: <intent>", from a tick's report.json. */
+export function suggestedCommitMessage(runId: string, report: unknown): string {
+  const task = report !== null && typeof report === 'object' ? ((report as Json).task as Json | undefined) : undefined;
+  const intent = typeof task?.intent === 'string' ? (task.intent.trim().split('\n')[0] ?? '') : '';
+  return intent ? `relais ${runId}: ${intent}` : `relais ${runId}`;
+}
+
+/** Checks again, then stages the tick's paths (`git add -A -- <paths>`), commits them and writes commit.json. */
+export async function commitTick(root: string, runId: string, message: string, now: () => Date = () => new Date()): Promise<Result<TickCommitRecord, TickCommitCode>> {
+  const text = message.trim();
+  if (text.length === 0 || text.length > MAX_COMMIT_MESSAGE_CHARS) return fail('INVALID_MESSAGE', `The commit message must have 1 to ${MAX_COMMIT_MESSAGE_CHARS} characters.`);
+  const plan = await planTickCommit(root, runId);
+  if (!plan.ok) return plan;
+  const sha = await commitPaths(root, plan.value.paths, text);
+  if (!sha) return fail('NOTHING_TO_COMMIT', `None of tick ${runId}'s paths differ from HEAD any more.`);
+  const record: TickCommitRecord = { run_id: runId, commit: sha, parent: plan.value.head, message: text, paths: plan.value.paths, committed_at: now().toISOString() };
+  writeFileAtomic(path.join(layout(root).historyDir, runId, COMMIT_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  return ok(record);
+}
