@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { loadProjectHistory, projectIdOf } from '../engine/handoff/history.js';
 import { briefExists, generateBriefId, readBriefMarkdown, resolveBriefRef, writeGapFill } from '../engine/handoff/persist.js';
 import { lastTickReport, recentRuns } from '../engine/handoff/runs.js';
-import { scanSecrets } from '../engine/handoff/secrets.js';
+import { redactSecretsDeep, scanSecrets } from '../engine/handoff/secrets.js';
 import { BRIEF_ID_PATTERN, GAP_SLOT_MAX_CHARS, GAP_SLOT_NAMES, HANDOFF_BRIEF_SCHEMA_VERSION, type GapFillRecord } from '../engine/handoff/types.js';
 
 export interface McpServerOptions {
@@ -91,7 +91,8 @@ export async function buildMcpServer(root: string, options: McpServerOptions = {
     async (args) => {
       const limit = args.limit ?? 10;
       const history = await loadProjectHistory(root, { limit });
-      return jsonText({ projectId: history.projectId, runs: recentRuns(history, limit), skipped: history.skipped });
+      // Titles, answers and reasons are recorded text: a secret in them is withheld, never sent on.
+      return jsonText(redactSecretsDeep({ projectId: history.projectId, runs: recentRuns(history, limit), skipped: history.skipped }));
     },
   );
 
@@ -106,7 +107,7 @@ export async function buildMcpServer(root: string, options: McpServerOptions = {
       const report = lastTickReport(root);
       if (!report) return text('No tick report in this project yet (relais/history/ and relais/REPORT.json are empty).');
       const { folder: _folder, ...run } = report.run;
-      return jsonText({ run, markdownPath: report.markdownPath, markdown: report.markdown });
+      return jsonText(redactSecretsDeep({ run, markdownPath: report.markdownPath, markdown: report.markdown }));
     },
   );
 

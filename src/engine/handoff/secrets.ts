@@ -34,3 +34,29 @@ export function scanSecrets(text: string): SecretFinding[] {
   });
   return findings;
 }
+
+const PEM_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
+
+/**
+ * The text with every secret-looking string replaced by `[secret withheld: <pattern>]`, for
+ * read-only views (the MCP server's tools) that show recorded text rather than refuse it. A PEM
+ * key is withheld whole, up to its END line, since its body lines match no pattern of their own.
+ */
+export function redactSecrets(text: string): string {
+  let out = text.replace(PEM_BLOCK, '[secret withheld: pem-private-key]');
+  for (const { name, regex } of SECRET_PATTERNS) {
+    if (name === 'pem-private-key') continue;
+    out = out.replace(new RegExp(regex.source, `${regex.flags}g`), `[secret withheld: ${name}]`);
+  }
+  return out;
+}
+
+/** redactSecrets over every string of a JSON-like value (keys are left as they are). */
+export function redactSecretsDeep<T>(value: T): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactSecretsDeep(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactSecretsDeep(item)])) as T;
+  }
+  return value;
+}

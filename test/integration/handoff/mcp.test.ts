@@ -131,4 +131,21 @@ describe('relay mcp', () => {
     expect(transportErrors).toEqual([]);
     expect(stderr()).toBe('');
   });
+
+  it('withholds secrets found in recorded text from the read-only tools, naming only the pattern', async () => {
+    const root = gitRepo({ 'src/a.ts': 'export const a = 1;\n', '.gitignore': '.relaycode/\n' });
+    writeRelayConfig(root, defaultRelayConfig('demo'));
+    await recordPatch(root, { file: 'src/b.ts', body: 'export const b = 1;', message: `feat: use key ${FAKE_SECRETS['openai-key']}` });
+    writeTick(root, 'run-0002', { ended_at: '2000-01-01T00:00:00Z', verdict: 'success', code: 'SUCCESS', task: { task_id: 'T-1', milestone_id: 'M1', task_kind: 'execute', intent: 'Add b' } }, `# Tick run-0002\n\n${FAKE_SECRETS['generic-secret-assignment']}\n${FAKE_SECRETS['pem-private-key']}\nafter the key\n`);
+    const { client } = await connect(root);
+    const runsText = textOf(await client.callTool({ name: 'recent_runs', arguments: {} }));
+    const reportText = textOf(await client.callTool({ name: 'last_tick_report', arguments: {} }));
+    expect(runsText).not.toContain(FAKE_SECRETS['openai-key']);
+    expect(JSON.parse(runsText).runs[0].title).toBe('feat: use key [secret withheld: openai-key]');
+    const { markdown } = JSON.parse(reportText) as { markdown: string };
+    expect(markdown).not.toContain('hunter2');
+    expect(markdown).not.toContain('MIIEow');
+    expect(markdown).toContain('[secret withheld: generic-secret-assignment]');
+    expect(markdown).toContain('[secret withheld: pem-private-key]\nafter the key');
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderBrief } from '../../../src/engine/handoff/render.js';
-import { scanSecrets, type SecretPatternName } from '../../../src/engine/handoff/secrets.js';
+import { redactSecrets, redactSecretsDeep, scanSecrets, type SecretPatternName } from '../../../src/engine/handoff/secrets.js';
 import { buildBrief } from '../../../src/engine/handoff/synthesize.js';
 import { validateBrief, type ValidationMode } from '../../../src/engine/handoff/validate.js';
 import { FAKE_SECRETS, sampleHistory, transaction } from '../../helpers/handoff.js';
@@ -115,5 +115,19 @@ describe('validateBrief', () => {
         expect(report.warnings.map((w) => w.code)).toEqual(['SOFT_CAP_EXCEEDED']);
       }
     });
+  });
+});
+
+describe('redactSecrets', () => {
+  it.each(Object.entries(FAKE_SECRETS))('withholds %s and keeps the text around it', (name, secret) => {
+    const out = redactSecrets(`before\n${secret}\nafter`);
+    // The assignment's closing quote is not part of the match and stays.
+    expect(out).toBe(`before\n[secret withheld: ${name}]${name === 'generic-secret-assignment' ? '"' : ''}\nafter`);
+    expect(scanSecrets(out)).toEqual([]);
+  });
+
+  it('withholds every occurrence, in strings nested in objects and arrays, and leaves clean text alone', () => {
+    const value = { title: `a ${FAKE_SECRETS['aws-access-key']} b ${FAKE_SECRETS['aws-access-key']}`, list: ['max_tokens=4096', { deep: FAKE_SECRETS['openai-key'] }], n: 3 };
+    expect(redactSecretsDeep(value)).toEqual({ title: 'a [secret withheld: aws-access-key] b [secret withheld: aws-access-key]', list: ['max_tokens=4096', { deep: '[secret withheld: openai-key]' }], n: 3 });
   });
 });
