@@ -147,6 +147,19 @@ async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, asked:
   }
 }
 
+/** The options `ask` and `review` pass alike: backend, limits, environment and cancellation. */
+function commonRelayOptions(flags: CommonFlags, signal: AbortSignal, onEvent: (event: RelayEvent) => void) {
+  return {
+    ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
+    ...(flags.timeout !== undefined ? { timeoutSeconds: flags.timeout } : {}),
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+    ...(flags.sandbox !== undefined ? { sandbox: flags.sandbox } : {}),
+    env: process.env,
+    signal,
+    onEvent,
+  };
+}
+
 function repoOf(flags: CommonFlags, program: Command): string {
   const cwd = program.opts<{ cwd?: string }>().cwd;
   return path.resolve(cwd ?? process.cwd(), flags.repo ?? '.');
@@ -172,16 +185,10 @@ export function registerRelayCommands(program: Command): void {
         relay({
           prompt: text,
           repoPath,
-          ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
           ...(flags.contextFile !== undefined ? { contextFile: path.resolve(base, flags.contextFile) } : {}),
           ...(flags.context !== undefined ? { contextText: flags.context } : {}),
           includeDiff: Boolean(flags.includeDiff),
-          ...(flags.timeout !== undefined ? { timeoutSeconds: flags.timeout } : {}),
-          ...(flags.model !== undefined ? { model: flags.model } : {}),
-          ...(flags.sandbox !== undefined ? { sandbox: flags.sandbox } : {}),
-          env: process.env,
-          signal,
-          onEvent,
+          ...commonRelayOptions(flags, signal, onEvent),
         }),
       );
     });
@@ -199,15 +206,9 @@ export function registerRelayCommands(program: Command): void {
       await runRelayCommand(flags, { root: repoPath, kind: 'review', prompt: flags.prompt ?? DEFAULT_REVIEW_PROMPT }, (signal, onEvent) =>
         reviewRelay({
           repoPath,
-          ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
           ...(flags.base !== undefined ? { base: flags.base } : {}),
           ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
-          ...(flags.timeout !== undefined ? { timeoutSeconds: flags.timeout } : {}),
-          ...(flags.model !== undefined ? { model: flags.model } : {}),
-          ...(flags.sandbox !== undefined ? { sandbox: flags.sandbox } : {}),
-          env: process.env,
-          signal,
-          onEvent,
+          ...commonRelayOptions(flags, signal, onEvent),
         }),
       );
     });

@@ -1,6 +1,7 @@
 // The three JSON Schemas (draft 2020-12) of the Relais contract, shipped as data: `relais init`
 // writes them to relais/schemas/, the runner validates TASK and builder output against the
 // files the config names, and validates its own REPORT.json against REPORT_SCHEMA.
+import { TICK_CODES } from './codes.js';
 
 const shortStrings = (maxLength: number, maxItems: number) =>
   ({ type: 'array', items: { type: 'string', minLength: 1, maxLength }, minItems: 0, maxItems }) as const;
@@ -126,33 +127,7 @@ export const REPORT_SCHEMA = {
       },
     },
     verdict: { type: 'string', enum: ['success', 'stop', 'blocked'] },
-    code: {
-      type: 'string',
-      enum: [
-        'SUCCESS',
-        'STOP_SCOPE_VIOLATION_FORBIDDEN',
-        'STOP_SCOPE_VIOLATION_OUTSIDE_ALLOWED',
-        'STOP_SCOPE_VIOLATION_NEW_FILE',
-        'STOP_LOCKFILE_CHANGE_FORBIDDEN',
-        'STOP_DIFF_TOO_LARGE',
-        'STOP_VERIFY_FAILED_FAST',
-        'STOP_VERIFY_FAILED_SLOW',
-        'STOP_VERIFY_TAINTED',
-        'STOP_VERIFY_ONLY_SIDE_EFFECTS',
-        'STOP_QUESTION_SIDE_EFFECTS',
-        'STOP_RUNNER_OWNED_MUTATION',
-        'STOP_BUILDER_OUTPUT_INVALID',
-        'STOP_HEAD_MOVED',
-        'STOP_INTERRUPTED',
-        'BLOCKED_BUDGET_EXHAUSTED',
-        'BLOCKED_DIRTY_WORKTREE',
-        'BLOCKED_LOCK_HELD',
-        'BLOCKED_CRASH_RECOVERY_REQUIRED',
-        'BLOCKED_ORCHESTRATOR_OUTPUT_INVALID',
-        'BLOCKED_HISTORY_CAP_CLEANUP_REQUIRED',
-        'BLOCKED_MISSING_CONFIG',
-      ],
-    },
+    code: { type: 'string', enum: [...TICK_CODES] },
     blast_radius: {
       type: 'object',
       additionalProperties: false,
