@@ -72,9 +72,11 @@ async function openInBrowser(link: LaunchLink): Promise<() => void> {
   };
 }
 
-/** Prints a fresh link each time Enter is pressed in the terminal (only when there is one). */
+/**
+ * Prints a fresh link for each line read on stdin: Enter in the terminal, or a newline from the
+ * program that started `relay ui` (whoever holds its stdin started it, so holds its links too).
+ */
 function newLinkOnEnter(server: UiServer, open: boolean, cleanups: Array<() => void>): () => void {
-  if (!process.stdin.isTTY) return () => undefined;
   const lines = createInterface({ input: process.stdin });
   lines.on('line', () => {
     const link = server.launchLink();

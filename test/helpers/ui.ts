@@ -76,6 +76,8 @@ export interface RelayUiProcess {
   readonly origin: string;
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
+  /** Asks for a new link (a newline on its stdin, as Enter in its terminal) and returns it. */
+  newLink(): Promise<string>;
   /** Sends SIGTERM and resolves with how it ended. */
   stop(): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
 }
@@ -90,7 +92,7 @@ export async function startRelayUi(options: { readonly args?: readonly string[];
     env: options.env,
     extendEnv: false,
     reject: false,
-    stdin: 'ignore',
+    stdin: 'pipe',
     all: true,
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
@@ -120,6 +122,17 @@ export async function startRelayUi(options: { readonly args?: readonly string[];
     port: Number(url.port),
     origin: url.origin,
     output: () => output,
+    newLink: async () => {
+      const before = [...output.matchAll(/New link \(works once, for \d+ minutes\): (\S+)/g)].length;
+      child.stdin!.write('\n');
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const links = [...output.matchAll(/New link \(works once, for \d+ minutes\): (\S+)/g)];
+        if (links.length > before) return links[before]![1]!;
+        if (Date.now() > deadline) throw new Error(`relay ui printed no new link:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     stop: async () => {
       child.kill('SIGTERM');
       const ended = await child;
