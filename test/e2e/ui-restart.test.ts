@@ -26,7 +26,7 @@ describe('relay ui restarting under an open page', () => {
     for (const ui of running) if (ui.child.exitCode === null) await ui.stop();
   });
 
-  it('says it stopped, reconnects by itself when started again on the same data folder, and says what to open when it cannot', async () => {
+  it('says it stopped, reconnects by itself when started again on the same data folder, says what to open when it cannot, and keeps its session for the right one', async () => {
     const dataDir = tempDir('relay-restart-data-');
     const env = { PATH, HOME: tempDir('relay-restart-home-') };
     const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
@@ -55,6 +55,14 @@ describe('relay ui restarting under an open page', () => {
     await unknown.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await unknown.innerText()).toContain('open the link it prints');
     await screenshot(page, 'restart-unknown-page');
+    expect((await stranger.stop()).exitCode).toBe(0);
+
+    // The right data folder again: the page still holds its session and gets back in.
+    const third = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+    running.push(third);
+    expect(third.port).toBe(first.port);
+    await unknown.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await page.evaluate(() => window.relay.listProjects({}))).toMatchObject({ ok: true, value: [{ projectId: 'after-restart' }] });
     await page.close();
   });
 });

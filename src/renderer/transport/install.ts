@@ -5,7 +5,7 @@
 import { buildRelayApi, type RelayApi } from '../../shared/api.js';
 import { SESSION_PROTOCOL_PREFIX, SOCKET_PATH, SOCKET_PROTOCOL } from '../../shared/wire.js';
 import { connection } from './connection.js';
-import { checkSession, startSession, SESSION_STORAGE_KEY, type FetchLike } from './session.js';
+import { checkSession, startSession, type FetchLike } from './session.js';
 import { createSocketTransport, type SocketConstructor } from './socket-transport.js';
 
 declare global {
@@ -35,12 +35,9 @@ export function installRelay(): RelayApi {
     WebSocket: WebSocket as unknown as SocketConstructor,
     protocols: () => [SOCKET_PROTOCOL, `${SESSION_PROTOCOL_PREFIX}${session ?? ''}`],
     ready: started,
-    probe: async () => {
-      const verdict = session === null ? 'unknown' : await checkSession(fetchFn, base, session);
-      // A server that no longer knows this session never will: forget it, so a reload says "open the link".
-      if (verdict === 'unknown') window.sessionStorage.removeItem(SESSION_STORAGE_KEY);
-      return verdict;
-    },
+    // The session is kept even when the server does not know it: that server may be a `relay ui`
+    // started on the wrong data folder, and the right one, started again, will know it.
+    probe: () => (session === null ? Promise.resolve('unknown' as const) : checkSession(fetchFn, base, session)),
     onStatus: connection.set,
   });
   const api = buildRelayApi(transport);
