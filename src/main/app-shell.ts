@@ -73,7 +73,10 @@ export async function startApp(): Promise<void> {
   } catch (error) {
     const message = error instanceof StoreError ? `${error.code}: ${error.message}` : String(error);
     log.error('cannot open the database', error);
-    const advice = error instanceof StoreError && error.code === 'STORE_IN_USE' ? '' : '\n\nRun `relay ui --rebuild-db` to rebuild it from your projects, then start Relay Desk again.';
+    // A damaged file was already rebuilt above; what is left needs the user (another owner, a
+    // folder that cannot be written, a newer build), and its message says what to do. Only a
+    // migration that differs from this build's is fixed by rebuilding.
+    const advice = error instanceof StoreError && error.code === 'STORE_MIGRATION_MISMATCH' ? '\n\nRun `relay ui --rebuild-db` to rebuild it from your projects, then start Relay Desk again.' : '';
     dialog.showErrorBox('Relay Desk cannot open its database', `${message}${advice}`);
     app.exit(1);
     return;
