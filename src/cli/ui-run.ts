@@ -77,7 +77,8 @@ async function openInBrowser(link: LaunchLink): Promise<() => void> {
  * program that started `relay ui` (whoever holds its stdin started it, so holds its links too).
  */
 function newLinkOnEnter(server: UiServer, open: boolean, cleanups: Array<() => void>): () => void {
-  const lines = createInterface({ input: process.stdin });
+  // terminal: false keeps the terminal in its normal mode, so Ctrl+C still reaches us as SIGINT.
+  const lines = createInterface({ input: process.stdin, terminal: false });
   lines.on('line', () => {
     const link = server.launchLink();
     print(`New link (works once, for ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes): ${link.url}`);
