@@ -1,59 +1,73 @@
-// Who may talk to `relay ui`: requests to 127.0.0.1 (or localhost) on our port, carrying the
-// per-launch token, from our own origin. The token arrives once in the printed URL and is then
-// kept in an HttpOnly, SameSite=Strict cookie, so it leaves the address bar at once.
-import { timingSafeEqual } from 'node:crypto';
+// Who may talk to `relay ui`. Every request must name this server in its Host header (refusing
+// other names defeats DNS rebinding); anything that runs the host or reveals data must also come
+// from our own origin AND carry a session secret the page holds in its sessionStorage. A cookie
+// is never read: browsers send loopback cookies to every port, so a cookie proves nothing.
 import type { IncomingMessage } from 'node:http';
+import { SESSION_PROTOCOL_PREFIX } from '../shared/wire.js';
+
+/** Why a request was refused; each is a stable code the page and tests rely on. */
+export type RefusalCode =
+  | 'HOST_REFUSED'
+  | 'ORIGIN_REQUIRED'
+  | 'ORIGIN_REFUSED'
+  | 'SESSION_REQUIRED'
+  | 'SESSION_UNKNOWN'
+  | 'CONTENT_TYPE_REFUSED'
+  | 'BAD_REQUEST'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'LAUNCH_TOKEN_UNKNOWN'
+  | 'LAUNCH_TOKEN_USED'
+  | 'LAUNCH_TOKEN_EXPIRED';
+
+export interface Refusal {
+  readonly status: 400 | 401 | 403 | 404 | 405 | 415;
+  readonly code: RefusalCode;
+  readonly message: string;
+}
 
 /** The origins the page can have: the server's own, under either loopback name. */
 export function ownOrigins(port: number): readonly string[] {
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 
-/** True when the Host header names this server (refusing other names defeats DNS rebinding). */
-export function hostIsOurs(request: IncomingMessage, port: number): boolean {
+/** Refuses a Host header that does not name this server. */
+export function checkHost(request: IncomingMessage, port: number): Refusal | null {
   const host = request.headers.host;
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+  if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return null;
+  return { status: 403, code: 'HOST_REFUSED', message: `Host ${host ?? '(none)'} is not this server (127.0.0.1:${port}).` };
 }
-
-/** The cookie that carries the token; named per port so two servers do not overwrite each other's. */
-export function cookieName(port: number): string {
-  return `relay_ui_${port}`;
-}
-
-/** The token a request carries, in the query or the cookie. */
-export function presentedToken(request: IncomingMessage, port: number): { readonly token: string | null; readonly inQuery: boolean } {
-  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-  const fromQuery = url.searchParams.get('token');
-  if (fromQuery) return { token: fromQuery, inQuery: true };
-  const wanted = `${cookieName(port)}=`;
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const trimmed = part.trim();
-    if (trimmed.startsWith(wanted)) return { token: decodeURIComponent(trimmed.slice(wanted.length)), inQuery: false };
-  }
-  return { token: null, inQuery: false };
-}
-
-/** Compares tokens in constant time. */
-export function tokensMatch(presented: string | null, expected: string): boolean {
-  if (presented === null) return false;
-  const a = Buffer.from(presented, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export type GateVerdict = { readonly ok: true; readonly tokenInQuery: boolean } | { readonly ok: false; readonly status: 401 | 403; readonly reason: string };
 
 /**
- * Checks one request. `requireOrigin` is set for the WebSocket upgrade, where browsers always
- * send Origin; plain page loads may omit it, but one that is present must be ours.
+ * Refuses a foreign Origin. `required` is set for everything that is not a static file: browsers
+ * always send Origin on a POST and on a WebSocket upgrade, so a request without one did not
+ * come from our page. A plain page load may omit it, but one that is present must be ours.
  */
-export function checkRequest(request: IncomingMessage, options: { readonly port: number; readonly token: string; readonly requireOrigin: boolean }): GateVerdict {
-  if (!hostIsOurs(request, options.port)) return { ok: false, status: 403, reason: `Host ${request.headers.host ?? '(none)'} is not this server.` };
-  const presented = presentedToken(request, options.port);
-  if (!tokensMatch(presented.token, options.token)) return { ok: false, status: 401, reason: 'Missing or wrong token: open the URL that `relay ui` printed.' };
+export function checkOrigin(request: IncomingMessage, port: number, required: boolean): Refusal | null {
   const origin = request.headers.origin;
-  if (origin === undefined ? options.requireOrigin : !ownOrigins(options.port).includes(origin)) {
-    return { ok: false, status: 403, reason: `Origin ${origin ?? '(none)'} is not this server's.` };
+  if (origin === undefined) return required ? { status: 403, code: 'ORIGIN_REQUIRED', message: 'This request must come from the Relay Desk page (it has no Origin).' } : null;
+  if (ownOrigins(port).includes(origin)) return null;
+  return { status: 403, code: 'ORIGIN_REFUSED', message: `Origin ${origin} is not this server's.` };
+}
+
+/** The session secret a WebSocket upgrade offers among its subprotocols, if any. */
+export function sessionFromProtocols(header: string | undefined): string | null {
+  for (const protocol of (header ?? '').split(',')) {
+    const trimmed = protocol.trim();
+    if (trimmed.startsWith(SESSION_PROTOCOL_PREFIX)) return trimmed.slice(SESSION_PROTOCOL_PREFIX.length) || null;
   }
-  return { ok: true, tokenInQuery: presented.inQuery };
+  return null;
+}
+
+/** The session secret of an `Authorization: Bearer <secret>` header, if any. */
+export function sessionFromAuthorization(header: string | undefined): string | null {
+  const match = /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+/** Refuses a missing or unknown session. */
+export function checkSession(secret: string | null, verify: (secret: string | null) => boolean): Refusal | null {
+  if (secret === null) return { status: 401, code: 'SESSION_REQUIRED', message: 'No Relay Desk session: open the link `relay ui` printed in its terminal.' };
+  if (!verify(secret)) return { status: 401, code: 'SESSION_UNKNOWN', message: 'This session is not known to this `relay ui` (it expired, or the server was started with another data folder): open the link it printed.' };
+  return null;
 }

@@ -21,9 +21,9 @@ function parsePort(text: string | undefined): number {
 export function registerUiCommand(program: Command): void {
   program
     .command('ui')
-    .description('open Relay Desk in your browser (serves the app on 127.0.0.1 with a one-time token)')
-    .option('--port <n>', 'port to listen on (default: a free one)')
-    .option('--no-open', 'print the URL without opening a browser')
+    .description('open Relay Desk in your browser (serves the app on 127.0.0.1; a single-use link lets your page in)')
+    .option('--port <n>', 'port to listen on (default: the last one used, else a free one)')
+    .option('--no-open', 'print the link without opening a browser')
     .option('--data-dir <dir>', 'folder of the app database (default: the desktop app\'s data folder, or $RELAY_DESK_DATA_DIR)')
     .option('--rebuild-db', 'move a damaged database aside and rebuild the history from the projects\' files')
     .action(async (options: UiOptions) => {

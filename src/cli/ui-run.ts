@@ -2,12 +2,15 @@
 // relay commands do not pay for SQLite, the WebSocket server and the host at start-up.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../host/index.js';
 import { realEngines } from '../host/engines.js';
-import { DATABASE_FILE, defaultDataDir, openStore, rebuildStore, StoreError, type Store } from '../engine/store/index.js';
+import { DATABASE_FILE, defaultDataDir, describeHeal, ensureDataDir, openStoreHealing, rebuildStore, StoreError, type Store } from '../engine/store/index.js';
 import { EXIT, print, printError } from './io.js';
-import { startUiServer } from './ui-server.js';
+import { createCredentials, LAUNCH_TOKEN_TTL_MS, UI_SESSIONS_FILE } from './ui-credentials.js';
+import { writeLaunchFile } from './ui-launch-file.js';
+import { startUiServer, type LaunchLink, type UiServer } from './ui-server.js';
 
 export interface UiRun {
   readonly port: number;
@@ -31,7 +34,12 @@ function packageRoot(): string {
 function openOrRebuild(file: string, rebuild: boolean): Store | null {
   try {
     // Exclusive: the tray app may be running on the same data folder (see store/owner.ts).
-    if (!rebuild) return openStore({ file, exclusive: true });
+    if (!rebuild) {
+      // A damaged database is moved aside and rebuilt from the projects' files, in one line.
+      const opened = openStoreHealing({ file, exclusive: true });
+      if (opened.healed) print(`• ${describeHeal(opened.healed, file)}`);
+      return opened.store;
+    }
     const outcome = rebuildStore({ file, exclusive: true });
     if (outcome.movedTo) print(`• Moved the old database to ${outcome.movedTo}.`);
     print(`• Rebuilt the history of ${outcome.reindexed.length} project(s) from their files.`);
@@ -39,23 +47,67 @@ function openOrRebuild(file: string, rebuild: boolean): Store | null {
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     printError(`✘ ${error.code}: ${error.message}`);
-    if (error.code === 'STORE_CORRUPT' || error.code === 'STORE_MIGRATION_MISMATCH') printError('  Run `relay ui --rebuild-db` to move it aside and rebuild the history from your projects.');
+    if (error.code === 'STORE_MIGRATION_MISMATCH') printError('  Run `relay ui --rebuild-db` to move it aside and rebuild the history from your projects.');
     return null;
   }
 }
 
-/** Opens the store, starts the host and the server, prints the URL, and runs until Ctrl+C. */
+/**
+ * Opens a launch link in the browser without its token on any command line: the browser gets
+ * the path of a private file that redirects to the link, removed once the link is traded or dead.
+ */
+async function openInBrowser(link: LaunchLink): Promise<() => void> {
+  const launch = writeLaunchFile(link.url);
+  const timer = setTimeout(launch.remove, Math.max(0, link.expiresAt - Date.now()));
+  timer.unref();
+  void link.traded.then(() => {
+    clearTimeout(timer);
+    launch.remove();
+  });
+  const { default: open } = await import('open');
+  await open(launch.file).catch((error: unknown) => printError(`! Could not open a browser (${(error as Error).message}); open the link above.`));
+  return () => {
+    clearTimeout(timer);
+    launch.remove();
+  };
+}
+
+/**
+ * Prints a fresh link for each line read on stdin: Enter in the terminal, or a newline from the
+ * program that started `relay ui` (whoever holds its stdin started it, so holds its links too).
+ */
+function newLinkOnEnter(server: UiServer, open: boolean, cleanups: Array<() => void>): () => void {
+  // terminal: false keeps the terminal in its normal mode, so Ctrl+C still reaches us as SIGINT.
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  lines.on('line', () => {
+    const link = server.launchLink();
+    print(`New link (works once, for ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes): ${link.url}`);
+    if (open) void openInBrowser(link).then((cleanup) => cleanups.push(cleanup));
+  });
+  return () => lines.close();
+}
+
+/** Opens the store, starts the host and the server, prints the link, and runs until Ctrl+C. */
 export async function runUi(options: UiRun): Promise<void> {
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(process.env));
+  // The folder first, private: everything else in this command writes into it.
+  const folder = ensureDataDir(dataDir);
+  if (!folder.ok) {
+    printError(`✘ ${folder.error.code}: ${folder.error.message}`);
+    process.exitCode = EXIT.failed;
+    return;
+  }
   const store = openOrRebuild(path.join(dataDir, DATABASE_FILE), options.rebuildDb);
   if (!store) {
     process.exitCode = EXIT.failed;
     return;
   }
   const host = createHost({ store, engines: realEngines({ env: process.env }) });
-  let server;
+  // Sessions persist (hashed) in the data folder, so pages reconnect after a restart.
+  const credentials = createCredentials({ file: path.join(dataDir, UI_SESSIONS_FILE) });
+  let server: UiServer;
   try {
-    server = await startUiServer({ host, port: options.port, rendererDir: path.join(packageRoot(), 'out', 'renderer') });
+    server = await startUiServer({ host, port: options.port, preferredPort: options.port === 0 ? credentials.lastPort : null, credentials, rendererDir: path.join(packageRoot(), 'out', 'renderer') });
   } catch (error) {
     await host.close();
     store.close();
@@ -63,18 +115,20 @@ export async function runUi(options: UiRun): Promise<void> {
     process.exitCode = EXIT.failed;
     return;
   }
-  // Listen for Ctrl+C before announcing the URL, so a stop right after it is never missed.
+  // Listen for Ctrl+C before announcing the link, so a stop right after it is never missed.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  print(`Relay Desk is running at ${server.url}`);
-  print(`  (data: ${dataDir}; press Ctrl+C to stop)`);
-  if (options.open) {
-    const { default: open } = await import('open');
-    await open(server.url).catch((error: unknown) => printError(`! Could not open a browser (${(error as Error).message}); open the URL above.`));
-  }
+  const link = server.launchLink();
+  print(`Relay Desk is running at ${link.url}`);
+  print(`  (the link works once, for ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes${process.stdin.isTTY ? '; press Enter here for a new one' : ''}; data: ${dataDir}; press Ctrl+C to stop)`);
+  const cleanups: Array<() => void> = [];
+  if (options.open) cleanups.push(await openInBrowser(link));
+  const stopListening = newLinkOnEnter(server, options.open, cleanups);
   await stopped;
+  stopListening();
+  for (const cleanup of cleanups) cleanup();
   // Pending approvals are denied and their patches rolled back before the process ends.
   await server.close();
   await host.close();

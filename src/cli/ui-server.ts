@@ -1,7 +1,8 @@
 // The browser transport of the host: HTTP for the built renderer and a WebSocket for calls
-// and events, on 127.0.0.1 only. Every request and the upgrade pass the gate in ui-auth.ts;
-// refused ones get 401/403 and never reach the host.
-import { randomBytes } from 'node:crypto';
+// and events, on 127.0.0.1 only. Static files of the renderer are the public build and need no
+// secret; the launch-token trade, the session check and the WebSocket pass the gate in
+// ui-auth.ts (Host, Origin, session). Refused requests get a status and a coded JSON body, and
+// never reach the host.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -9,26 +10,36 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Host } from '../host/index.js';
 import { TRANSPORT_ERRORS } from '../shared/contract.js';
-import { MAX_MESSAGE_BYTES, SOCKET_PATH, type CallFrame, type ServerFrame } from '../shared/wire.js';
-import { checkRequest, cookieName } from './ui-auth.js';
+import { LAUNCH_FRAGMENT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
+import { checkHost, checkOrigin, checkSession, sessionFromAuthorization, sessionFromProtocols, type Refusal } from './ui-auth.js';
+import { createCredentials, type Credentials } from './ui-credentials.js';
 import { securityHeaders, serveStatic } from './ui-static.js';
 
 export interface UiServerOptions {
   readonly host: Host;
   readonly rendererDir: string;
-  /** 0 (the default) lets the system pick a free port. */
+  /** The port to listen on; 0 (the default) lets the system pick a free one. */
   readonly port?: number;
+  /** A port to try first, falling back to `port` when it is taken (a restart keeps its address). */
+  readonly preferredPort?: number | null;
   readonly maxMessageBytes?: number;
-  /** The per-launch secret; random unless a test fixes it. */
-  readonly token?: string;
+  /** The launch tokens and sessions; by default in memory only. */
+  readonly credentials?: Credentials;
+}
+
+/** A one-time link that opens the window: its token is in the fragment. */
+export interface LaunchLink {
+  readonly url: string;
+  readonly expiresAt: number;
+  /** Resolves once a page has traded it. */
+  readonly traded: Promise<void>;
 }
 
 export interface UiServer {
-  /** The URL to open: it carries the token. */
-  readonly url: string;
   readonly origin: string;
   readonly port: number;
-  readonly token: string;
+  /** Mints a new single-use launch link. */
+  launchLink(): LaunchLink;
   close(): Promise<void>;
 }
 
@@ -56,56 +67,147 @@ export function readFrame(data: RawData, isBinary: boolean): CallFrame | { reado
   return parsed.data;
 }
 
+const TradeSchema = z.strictObject({ launchToken: z.string().min(1).max(200) });
+
+/** The largest body the trade accepts: a token is 43 characters. */
+const MAX_TRADE_BYTES = 4096;
+
+function refusalBody(refusal: Refusal): string {
+  const body: RefusalBody = { error: { code: refusal.code, message: refusal.message } };
+  return `${JSON.stringify(body)}\n`;
+}
+
+function sendJson(response: ServerResponse, port: number, status: number, body: string | null): void {
+  response.writeHead(status, { ...securityHeaders(port), 'Cache-Control': 'no-store', ...(body === null ? {} : { 'Content-Type': 'application/json; charset=utf-8' }) });
+  response.end(body ?? undefined);
+}
+
+function refuse(response: ServerResponse, port: number, refusal: Refusal): void {
+  sendJson(response, port, refusal.status, refusalBody(refusal));
+}
+
+/** Reads a small request body; null when it is larger than `limit`. */
+function readBody(request: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(null);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', () => resolve(null));
+  });
+}
+
+async function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 /** Starts the server on 127.0.0.1 and resolves once it listens. */
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
-  const token = options.token ?? randomBytes(32).toString('base64url');
   const { host } = options;
+  const credentials = options.credentials ?? createCredentials();
   let port = 0;
-  const sockets = new Set<WebSocket>();
+  /** Open sockets and the session each one came with. */
+  const sockets = new Map<WebSocket, string>();
+
+  /** POST /api/session: a launch token (once) for a session secret. */
+  const trade = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (!/^application\/json(;|$)/i.test(request.headers['content-type'] ?? '')) {
+      refuse(response, port, { status: 415, code: 'CONTENT_TYPE_REFUSED', message: 'Send the launch token as application/json.' });
+      return;
+    }
+    const text = await readBody(request, MAX_TRADE_BYTES);
+    let parsed: z.infer<typeof TradeSchema> | null = null;
+    try {
+      const result = text === null ? null : TradeSchema.safeParse(JSON.parse(text));
+      parsed = result?.success ? result.data : null;
+    } catch {
+      parsed = null;
+    }
+    if (!parsed) {
+      refuse(response, port, { status: 400, code: 'BAD_REQUEST', message: 'The body must be {"launchToken": "<token>"}.' });
+      return;
+    }
+    const traded = credentials.trade(parsed.launchToken);
+    if (!traded.ok) {
+      refuse(response, port, { status: 401, code: traded.error.code, message: traded.error.message });
+      return;
+    }
+    sendJson(response, port, 200, `${JSON.stringify({ session: traded.value.secret, expiresAt: traded.value.expiresAt })}\n`);
+  };
 
   const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
-    const verdict = checkRequest(request, { port, token, requireOrigin: false });
-    if (!verdict.ok) {
-      response.writeHead(verdict.status, { ...securityHeaders(port), 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end(`${verdict.status === 401 ? '401 Unauthorized' : '403 Forbidden'}: ${verdict.reason}\n`);
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const api = url.pathname.startsWith('/api/');
+    const refusal = checkHost(request, port) ?? checkOrigin(request, port, api);
+    if (refusal) {
+      refuse(response, port, refusal);
+      return;
+    }
+    if (api) {
+      if (request.method !== 'POST') {
+        response.setHeader('Allow', 'POST');
+        refuse(response, port, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} only takes POST.` });
+      } else if (url.pathname === SESSION_PATH) {
+        void trade(request, response);
+      } else if (url.pathname === SESSION_CHECK_PATH) {
+        const unknown = checkSession(sessionFromAuthorization(request.headers.authorization), credentials.verify);
+        if (unknown) refuse(response, port, unknown);
+        else sendJson(response, port, 204, null);
+      } else {
+        refuse(response, port, { status: 404, code: 'NOT_FOUND', message: `No such endpoint: ${url.pathname}.` });
+      }
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { ...securityHeaders(port), Allow: 'GET, HEAD' });
-      response.end();
-      return;
-    }
-    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
-    if (verdict.tokenInQuery) {
-      // Trade the token in the URL for a cookie, and drop it from the address bar and history.
-      url.searchParams.delete('token');
-      response.writeHead(303, {
-        ...securityHeaders(port),
-        'Set-Cookie': `${cookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: `${url.pathname}${url.search}`,
-        'Cache-Control': 'no-store',
-      });
-      response.end();
+      response.setHeader('Allow', 'GET, HEAD');
+      refuse(response, port, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Only GET and HEAD here.' });
       return;
     }
     serveStatic(response, { rendererDir: options.rendererDir, pathname: url.pathname, head: request.method === 'HEAD', port });
   };
 
   const server = createServer(onRequest);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+    // Answer with our protocol only: the session secret offered beside it is never echoed.
+    handleProtocols: (protocols) => (protocols.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false),
+  });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const verdict = url.pathname === SOCKET_PATH ? checkRequest(request, { port, token, requireOrigin: true }) : ({ ok: false, status: 403, reason: 'No such socket.' } as const);
-    if (!verdict.ok) {
-      socket.end(`HTTP/1.1 ${verdict.status} ${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`);
+    const secret = sessionFromProtocols(request.headers['sec-websocket-protocol']);
+    const refusal =
+      checkHost(request, port) ??
+      (url.pathname === SOCKET_PATH ? null : ({ status: 404, code: 'NOT_FOUND', message: 'No such socket.' } as const)) ??
+      checkOrigin(request, port, true) ??
+      checkSession(secret, credentials.verify);
+    if (refusal) {
+      const body = refusalBody(refusal);
+      const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 415: 'Unsupported Media Type' }[refusal.status];
+      socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => connect(ws));
+    wss.handleUpgrade(request, socket, head, (ws) => connect(ws, secret!));
   });
 
-  const connect = (ws: WebSocket): void => {
-    sockets.add(ws);
+  const connect = (ws: WebSocket, secret: string): void => {
+    sockets.set(ws, secret);
+    credentials.touch(secret);
     const send = (frame: ServerFrame): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
@@ -126,26 +228,36 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     ws.on('close', () => {
       sockets.delete(ws);
       unsubscribe();
+      // The page was here until now: its session lives SESSION_TTL_MS from its last visit.
+      credentials.touch(secret);
     });
     ws.on('error', () => ws.terminate());
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const preferred = options.preferredPort ?? null;
+  if (preferred !== null && (options.port ?? 0) === 0) {
+    try {
+      await listen(server, preferred);
+    } catch {
+      await listen(server, 0);
+    }
+  } else {
+    await listen(server, options.port ?? 0);
+  }
   port = (server.address() as AddressInfo).port;
+  credentials.rememberPort(port);
   const origin = `http://127.0.0.1:${port}`;
   return {
-    url: `${origin}/?token=${token}`,
     origin,
     port,
-    token,
+    launchLink: () => {
+      let resolveTraded!: () => void;
+      const traded = new Promise<void>((resolve) => (resolveTraded = resolve));
+      const minted = credentials.mintLaunchToken(() => resolveTraded());
+      return { url: `${origin}/#${LAUNCH_FRAGMENT_KEY}=${minted.token}`, expiresAt: minted.expiresAt, traded };
+    },
     close: async () => {
-      for (const ws of sockets) ws.close(1001, 'Relay Desk is stopping');
+      for (const ws of sockets.keys()) ws.close(1001, 'Relay Desk is stopping');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

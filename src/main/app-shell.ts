@@ -2,10 +2,10 @@
 // ipcMain, one window, the tray, the clipboard watcher and notifications. Everything with
 // behaviour lives in plain modules (src/engine, src/host, the *-model/-tracker/-service files
 // here); this file only connects them to Electron.
-import { app, clipboard, dialog, Notification, protocol, type BrowserWindow } from 'electron';
+import { app, clipboard, dialog, Notification, protocol, session, type BrowserWindow } from 'electron';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DATABASE_FILE, openStore, resolveNativeBinding, StoreError, type Store } from '../engine/store/index.js';
+import { DATABASE_FILE, describeHeal, openStoreHealing, resolveNativeBinding, StoreError, type Store } from '../engine/store/index.js';
 import type { ClipboardWatcher } from '../engine/patch/watcher.js';
 import { createHost, forwardEvents, type Host } from '../host/index.js';
 import { readAppSettings } from '../host/app-settings.js';
@@ -20,8 +20,8 @@ import { createLogger } from './logger.js';
 import { noProjectNotification, notificationFor, type NotificationModel } from './notifications.js';
 import { createNotifier } from './notifier.js';
 import { APP_ID, RESOURCE_FILES } from './packaging.js';
-import { APP_SCHEME, resolveRendererAsset } from './renderer-assets.js';
-import { CONTENT_SECURITY_POLICY } from './security.js';
+import { denyPermissionsByDefault } from './permissions.js';
+import { APP_SCHEME, serveRendererAsset } from './renderer-assets.js';
 import { AppTray } from './tray.js';
 import { buildTrayModel, TRAY_RUNS, trayRunLabel, type TrayAction } from './tray-model.js';
 import { TrayTracker } from './tray-tracker.js';
@@ -65,11 +65,18 @@ export async function startApp(): Promise<void> {
   let store: Store;
   try {
     // Exclusive: `relay ui` uses this data folder too, and one runtime per database is the rule (store/owner.ts).
-    store = openStore({ file: path.join(app.getPath('userData'), DATABASE_FILE), nativeBinding: resolveNativeBinding({ versions: process.versions, appRoot: app.getAppPath() }), exclusive: true });
+    // A damaged database is moved aside and rebuilt from the projects' files rather than stopping the app.
+    const file = path.join(app.getPath('userData'), DATABASE_FILE);
+    const opened = openStoreHealing({ file, nativeBinding: resolveNativeBinding({ versions: process.versions, appRoot: app.getAppPath() }), exclusive: true });
+    store = opened.store;
+    if (opened.healed) log.info(describeHeal(opened.healed, file));
   } catch (error) {
     const message = error instanceof StoreError ? `${error.code}: ${error.message}` : String(error);
     log.error('cannot open the database', error);
-    const advice = error instanceof StoreError && error.code === 'STORE_IN_USE' ? '' : '\n\nRun `relay ui --rebuild-db` to rebuild it from your projects, then start Relay Desk again.';
+    // A damaged file was already rebuilt above; what is left needs the user (another owner, a
+    // folder that cannot be written, a newer build), and its message says what to do. Only a
+    // migration that differs from this build's is fixed by rebuilding.
+    const advice = error instanceof StoreError && error.code === 'STORE_MIGRATION_MISMATCH' ? '\n\nRun `relay ui --rebuild-db` to rebuild it from your projects, then start Relay Desk again.' : '';
     dialog.showErrorBox('Relay Desk cannot open its database', `${message}${advice}`);
     app.exit(1);
     return;
@@ -95,12 +102,11 @@ export async function startApp(): Promise<void> {
   });
   bindHostToIpc(host, trustedOrigin());
 
+  // No page of ours needs the camera, the microphone or the rest: everything is denied unless listed.
+  denyPermissionsByDefault(session.defaultSession, trustedOrigin());
   const rendererDir = path.join(app.getAppPath(), 'out', 'renderer');
-  protocol.handle(APP_SCHEME, async (request) => {
-    const asset = resolveRendererAsset(request.url, rendererDir);
-    if (!asset) return new Response('Not found', { status: 404 });
-    return new Response(new Uint8Array(await readFile(asset.file)), { headers: { 'content-type': asset.mime, 'content-security-policy': CONTENT_SECURITY_POLICY } });
-  });
+  // Every response carries the CSP; a URL that cannot be decoded is a 400, never an exception.
+  protocol.handle(APP_SCHEME, (request) => serveRendererAsset(request.url, rendererDir, readFile));
 
   /** Shows the window (creating it if needed), on `page` when given (e.g. one run's detail). */
   const showWindow = (page?: string): void => {

@@ -1,11 +1,11 @@
-import { BrowserWindow, shell } from 'electron';
+import { app, BrowserWindow, shell } from 'electron';
 import path from 'node:path';
-import { APP_ORIGIN, runPage } from './renderer-assets.js';
+import { APP_ORIGIN, chooseRendererUrl, runPage } from './renderer-assets.js';
 import { guardContents, secureWebPreferences } from './security.js';
 
-/** Where the window's page comes from: the built renderer over app://, or Vite's dev server. */
+/** Where the window's page comes from: the built renderer over app://, or Vite's dev server in development builds only. */
 export function rendererUrl(): string {
-  return process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/index.html`;
+  return chooseRendererUrl(process.env, app.isPackaged);
 }
 
 /** The window's page on one run's detail. */

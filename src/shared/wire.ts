@@ -5,6 +5,28 @@ import type { EventEnvelope, IpcReply } from './contract.js';
 /** The WebSocket's path on the `relay ui` server. */
 export const SOCKET_PATH = '/ws';
 
+/** POST {"launchToken"} here (JSON, from the page's own origin) to trade a launch token for a session. */
+export const SESSION_PATH = '/api/session';
+
+/** POST here with `Authorization: Bearer <session>` to learn whether the server knows this page (204) or not (401). */
+export const SESSION_CHECK_PATH = '/api/session/check';
+
+/** The fragment parameter a launch link carries its token in: `http://127.0.0.1:<port>/#token=<token>`. */
+export const LAUNCH_FRAGMENT_KEY = 'token';
+
+/**
+ * The WebSocket subprotocol the server answers with. The page offers it together with
+ * `SESSION_PROTOCOL_PREFIX + <session>`: browsers let a page set no other header on a WebSocket,
+ * and this one is checked before the upgrade completes, so no unauthenticated socket ever opens.
+ */
+export const SOCKET_PROTOCOL = 'relay-desk.v1';
+export const SESSION_PROTOCOL_PREFIX = 'relay-desk.session.';
+
+/** The body of every refusal from the `relay ui` server (HTTP and refused upgrades). */
+export interface RefusalBody {
+  readonly error: { readonly code: string; readonly message: string };
+}
+
 /** Frames larger than this are refused (the socket is closed with code 1009). Room for a 4 MB answer as JSON. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 

@@ -3,6 +3,7 @@
 // Electron preload's will. A missing chromium fails the run with the fix (see support/browser.ts).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCredentials } from '../../src/cli/ui-credentials.js';
 import { startUiServer, type UiServer } from '../../src/cli/ui-server.js';
 import { openStore, type Store } from '../../src/engine/store/index.js';
 import { createHost, type Host } from '../../src/host/index.js';
@@ -12,7 +13,7 @@ import { tempDir } from '../helpers/temp.js';
 import { launchBrowser, RENDERER_DIR, screenshot, type TestBrowser } from './support/browser.js';
 
 // These run in the page, where the DOM exists; the test's tsconfig has no DOM types.
-declare const window: { relay: RelayApi; seen: string[]; location: { hash: string } };
+declare const window: { relay: RelayApi; seen: string[]; location: { hash: string; href: string }; sessionStorage: { getItem(key: string): string | null } };
 declare const document: { querySelector(selector: string): unknown };
 
 describe('relay ui in a real browser', () => {
@@ -35,13 +36,25 @@ describe('relay ui in a real browser', () => {
     store?.close();
   });
 
-  it('loads the page from the tokened URL and talks to the host through window.relay', async () => {
+  it('loads the page from a launch link, drops the token from the address bar, and talks to the host through window.relay', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url);
-    expect(page.url()).toBe(`${server.origin}/`);
+    const cookiesSet: string[] = [];
+    page.on('response', (response) => {
+      const cookie = response.headers()['set-cookie'];
+      if (cookie) cookiesSet.push(cookie);
+    });
+    const link = server.launchLink();
+    await page.goto(link.url);
     await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
+    await link.traded;
+    expect(page.url()).toBe(`${server.origin}/`);
+    expect(await page.evaluate(() => window.location.href)).not.toContain('token');
+    // The session lives in this tab's sessionStorage, never in a cookie.
+    expect(await page.evaluate(() => window.sessionStorage.getItem('relay-desk.session'))).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookiesSet).toEqual([]);
+    expect(await browser.context.cookies()).toEqual([]);
 
     await page.evaluate(() => {
       window.seen = [];
@@ -65,7 +78,7 @@ describe('relay ui in a real browser', () => {
     page.on('response', (response) => {
       if (response.url().endsWith('.js')) scripts.push(response.url());
     });
-    await page.goto(server.url);
+    await page.goto(server.launchLink().url);
     await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
     expect(scripts.length).toBeGreaterThan(0);
     for (const url of scripts) {
@@ -76,24 +89,27 @@ describe('relay ui in a real browser', () => {
     await page.close();
   });
 
-  it('shows a banner while the server is gone, and drops it (refetching) once the server is back', async () => {
-    // A second server over the same host, restarted on its port with its token, as `relay ui` would be.
-    let second = await startUiServer({ host, rendererDir: RENDERER_DIR });
-    const { port, token } = second;
+  it('says when relay ui stops, and reconnects by itself (refetching) once it runs again on the same data folder', async () => {
+    // Servers over the same host, stopped and started again on one port as `relay ui` would be.
+    const sessions = path.join(tempDir('relay-desk-data-'), 'ui-sessions.json');
+    let second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials({ file: sessions }) });
+    const { port } = second;
     const page = await browser.newPage();
-    await page.goto(second.url);
+    await page.goto(second.launchLink().url);
     await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
-    const banner = page.getByRole('alert').filter({ hasText: 'Lost the connection to Relay Desk' });
+    const banner = page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' });
     expect(await banner.count()).toBe(0);
 
     await second.close();
     await banner.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await banner.innerText()).toContain('Start it again with the same data folder and this page reconnects by itself');
     await screenshot(page, 'connection-lost');
     // A project registered while the window was cut off shows up once it reconnects.
     const root = relayProject({ projectId: 'while-away' });
     expect((await host.call('registerProject', { root })).ok).toBe(true);
 
-    second = await startUiServer({ host, rendererDir: RENDERER_DIR, port, token });
+    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials({ file: sessions }), preferredPort: port });
+    expect(second.port).toBe(port);
     try {
       await banner.waitFor({ state: 'detached', timeout: 20_000 });
       await page.evaluate(() => {
@@ -101,17 +117,36 @@ describe('relay ui in a real browser', () => {
       });
       await page.getByText('while-away').first().waitFor({ state: 'visible', timeout: 10_000 });
     } finally {
+      await second.close();
+    }
+
+    // Started again on another data folder at the same address: the page says exactly what to do.
+    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials({ file: path.join(tempDir('relay-desk-data-'), 'ui-sessions.json') }), preferredPort: port });
+    try {
+      const unknown = page.getByRole('alert').filter({ hasText: 'Relay Desk does not know this page any more' });
+      await unknown.waitFor({ state: 'visible', timeout: 20_000 });
+      expect(await unknown.innerText()).toContain('Press Enter in the terminal running relay ui for a new link');
+      await screenshot(page, 'connection-unknown-page');
+    } finally {
       await page.close();
       await second.close();
     }
   });
 
-  it('gives a page without the token nothing but a 401', async () => {
-    // The profile holds the first test's cookie: forget it, as a browser that never had the URL would.
-    await browser.context.clearCookies();
+  it('tells a page opened without a link, or with a used one, what to open — and gives it nothing', async () => {
     const page = await browser.newPage();
-    const response = await page.goto(`${server.origin}/`);
-    expect(response?.status()).toBe(401);
-    await page.close();
+    await page.goto(`${server.origin}/`);
+    const banner = page.getByRole('alert').filter({ hasText: 'This page is not signed in to Relay Desk' });
+    await banner.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await page.getByText('in-browser').count()).toBe(0);
+
+    const link = server.launchLink();
+    const first = await browser.newPage();
+    await first.goto(link.url);
+    await link.traded;
+    const replay = await browser.newPage();
+    await replay.goto(link.url);
+    await replay.getByRole('alert').filter({ hasText: 'This link was already used' }).waitFor({ state: 'visible', timeout: 10_000 });
+    for (const p of [page, first, replay]) await p.close();
   });
 });

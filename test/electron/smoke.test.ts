@@ -23,7 +23,7 @@ describe('the Electron app', () => {
       // Given the bundle file instead, Electron sets app.getAppPath() to out/main, where neither
       // the renderer (out/renderer), resources/ nor native/ can be found.
       args: [REPO_ROOT, '--no-sandbox'],
-      env: { ...process.env, RELAY_DESK_USER_DATA: tempDir('relay-electron-') } as Record<string, string>,
+      env: { ...process.env, RELAY_DESK_DATA_DIR: tempDir('relay-electron-') } as Record<string, string>,
     });
   });
 

@@ -13,9 +13,9 @@ export interface TestSocket {
   next(match: (frame: ServerFrame) => boolean, timeoutMs?: number): Promise<ServerFrame>;
 }
 
-/** Connects to `url` sending `origin` and `headers` as a browser page would. */
-export function openSocket(url: string, options: { origin?: string; headers?: Record<string, string> } = {}): TestSocket {
-  const ws = new WebSocket(url, { ...(options.origin ? { origin: options.origin } : {}), headers: options.headers ?? {} });
+/** Connects to `url` sending `origin`, `headers` and subprotocols (which carry the session) as a browser page would. */
+export function openSocket(url: string, options: { origin?: string; headers?: Record<string, string>; protocols?: string[] } = {}): TestSocket {
+  const ws = new WebSocket(url, options.protocols ?? [], { ...(options.origin ? { origin: options.origin } : {}), headers: options.headers ?? {} });
   const frames: ServerFrame[] = [];
   const waiters: Array<{ match: (frame: ServerFrame) => boolean; resolve: (frame: ServerFrame) => void }> = [];
   ws.on('message', (data) => {
@@ -30,7 +30,21 @@ export function openSocket(url: string, options: { origin?: string; headers?: Re
   });
   const opened = new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
-    ws.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode })));
+    // A refused upgrade: reject with its status and the code of its JSON body.
+    ws.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        let code: string | null = null;
+        try {
+          code = (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? null;
+        } catch {
+          code = null;
+        }
+        reject(Object.assign(new Error(`upgrade refused: ${response.statusCode} ${body}`), { status: response.statusCode, code }));
+      });
+    });
     ws.once('error', (error) => reject(error));
   });
   opened.catch(() => undefined);

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import { StoreError, isCorruption } from './errors.js';
 import { migrate, type Migration } from './migrations.js';
 import { nativeModuleHint } from './native.js';
+import { createPrivateFile, ensureDataDir, tightenFile } from './paths.js';
 
 export interface OpenDatabaseOptions {
   readonly file: string;
@@ -23,8 +23,11 @@ export interface OpenDatabaseOptions {
 export function openDatabase(options: OpenDatabaseOptions): BetterSqlite3.Database {
   const { file } = options;
   let db: BetterSqlite3.Database;
+  preparePrivateFolder(file);
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    // Created 0600 before SQLite sees it: SQLite gives the -wal and -shm it creates the same mode.
+    createPrivateFile(file);
+    for (const suffix of ['-wal', '-shm']) tightenFile(file + suffix);
     db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   } catch (error) {
     throw asStoreError(error, file);
@@ -47,6 +50,16 @@ export function openDatabase(options: OpenDatabaseOptions): BetterSqlite3.Databa
     db.close();
     throw asStoreError(error, file);
   }
+}
+
+/**
+ * Creates the database's folder (0700) before anything — the owner file, SQLite — is written into
+ * it; throws STORE_OPEN_FAILED with one sentence naming the folder, the reason, and the way out.
+ */
+export function preparePrivateFolder(file: string): void {
+  const dir = path.dirname(file);
+  const ready = ensureDataDir(dir);
+  if (!ready.ok) throw new StoreError('STORE_OPEN_FAILED', ready.error.message, file);
 }
 
 function corruptMessage(file: string, detail: string): string {

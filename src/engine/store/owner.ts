@@ -46,7 +46,7 @@ export function claimOwnership(databaseFile: string, pid = process.pid): () => v
   const file = ownerFile(databaseFile);
   for (let attempt = 0; ; attempt += 1) {
     try {
-      writeFileSync(file, `${JSON.stringify({ pid, since: new Date().toISOString() })}\n`, { flag: 'wx' });
+      writeFileSync(file, `${JSON.stringify({ pid, since: new Date().toISOString() })}\n`, { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw new StoreError('STORE_OPEN_FAILED', `Cannot claim ${databaseFile}: ${(error as Error).message}`, databaseFile, { cause: error });

@@ -1,26 +1,64 @@
-// Tells the person when the window has lost Relay Desk (`relay ui` stopped, the machine slept),
-// so a click that seems to do nothing is explained. Calls made meanwhile wait for the
-// connection; once it is back, every query is refetched, since anything may have changed.
+// Tells the person when the window cannot reach Relay Desk, and exactly what to do: wait (it
+// reconnects by itself after `relay ui` restarts with the same data folder) or open a new link.
+// Calls made meanwhile wait for the connection; once it is back, every query is refetched,
+// since anything may have changed.
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { connection } from '../transport/connection';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { assertNever } from '../lib/badges';
+import { connection, type ConnectionState } from '../transport/connection';
+
+const NEW_LINK = (
+  <>
+    Press Enter in the terminal running <code>relay ui</code> for a new link (or start <code>relay ui</code> again), and open the link it prints.
+  </>
+);
+
+/** What the banner says in each state; null when there is nothing to say. */
+function message(state: ConnectionState): { readonly title: string; readonly body: ReactNode } | null {
+  switch (state) {
+    case 'open':
+      return null;
+    case 'lost':
+      return {
+        title: 'Relay Desk has stopped.',
+        body: (
+          <>
+            <code>relay ui</code> is not answering. Start it again with the same data folder and this page reconnects by itself; actions wait until then. If it prints a different
+            address, open the link it prints instead.
+          </>
+        ),
+      };
+    case 'session-unknown':
+      return { title: 'Relay Desk does not know this page any more.', body: <>It was restarted with another data folder, or this page’s session expired. {NEW_LINK}</> };
+    case 'no-session':
+      return { title: 'This page is not signed in to Relay Desk.', body: <>Open it with the link <code>relay ui</code> printed (each link works once, for 2 minutes). {NEW_LINK}</> };
+    case 'link-used':
+      return { title: 'This link was already used.', body: <>Each link opens one page, once. {NEW_LINK}</> };
+    case 'link-expired':
+      return { title: 'This link has expired.', body: <>Links work for 2 minutes. {NEW_LINK}</> };
+    case 'link-unknown':
+      return { title: 'This link is not from the running Relay Desk.', body: NEW_LINK };
+    default:
+      return assertNever(state);
+  }
+}
 
 export function ConnectionBanner() {
   const state = useSyncExternalStore(connection.subscribe, connection.getState);
   const client = useQueryClient();
   const wasLost = useRef(false);
   useEffect(() => {
-    if (state === 'lost') wasLost.current = true;
+    if (state !== 'open') wasLost.current = true;
     else if (wasLost.current) {
       wasLost.current = false;
       void client.invalidateQueries();
     }
   }, [state, client]);
-  if (state === 'open') return null;
+  const text = message(state);
+  if (!text) return null;
   return (
-    <div className="connection-banner" role="alert">
-      <strong>Lost the connection to Relay Desk.</strong> Trying again… Actions wait until it is back. If you stopped <code>relay ui</code>, start it again and open the
-      URL it prints.
+    <div className="connection-banner" role="alert" data-state={state}>
+      <strong>{text.title}</strong> {text.body}
     </div>
   );
 }

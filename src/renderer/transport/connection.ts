@@ -1,7 +1,21 @@
-// Whether the window can reach Relay Desk. Only `relay ui`'s WebSocket can drop (Electron's IPC
-// lives as long as the window), so the socket transport reports here and the window shows a
-// banner while it is lost; in Electron the state simply stays "open".
-export type ConnectionState = 'open' | 'lost';
+// Whether the window can reach Relay Desk, and if not, why. Only `relay ui`'s WebSocket can drop
+// (Electron's IPC lives as long as the window), so the socket transport reports here and the
+// window shows a banner saying what to do; in Electron the state simply stays "open".
+export type ConnectionState =
+  /** Connected (or connecting for the first time). */
+  | 'open'
+  /** The server does not answer: `relay ui` stopped. The page reconnects by itself when it is back. */
+  | 'lost'
+  /** The page has no session and no link to trade: it was opened without the link `relay ui` printed. */
+  | 'no-session'
+  /** The link this page was opened with had already been used. */
+  | 'link-used'
+  /** The link this page was opened with had expired. */
+  | 'link-expired'
+  /** The link was not made by this server. */
+  | 'link-unknown'
+  /** The server answers but does not know this page's session (another data folder, or it expired). */
+  | 'session-unknown';
 
 export interface ConnectionStore {
   getState(): ConnectionState;

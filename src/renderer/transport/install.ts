@@ -1,9 +1,11 @@
 // Gives the page its `window.relay`. In Electron the preload has already exposed it through
-// contextBridge; in a browser opened by `relay ui` it is built here over the WebSocket. Either
+// contextBridge; in a browser opened by `relay ui` it is built here over the WebSocket, after
+// the launch token in the URL fragment is traded for this tab's session (session.ts). Either
 // way the rest of the renderer only ever talks to `window.relay`.
 import { buildRelayApi, type RelayApi } from '../../shared/api.js';
-import { SOCKET_PATH } from '../../shared/wire.js';
+import { SESSION_PROTOCOL_PREFIX, SOCKET_PATH, SOCKET_PROTOCOL } from '../../shared/wire.js';
 import { connection } from './connection.js';
+import { checkSession, startSession, type FetchLike } from './session.js';
 import { createSocketTransport, type SocketConstructor } from './socket-transport.js';
 
 declare global {
@@ -15,8 +17,29 @@ declare global {
 /** Returns `window.relay`, creating the WebSocket-backed one when no preload provided it. */
 export function installRelay(): RelayApi {
   if ('relay' in window && window.relay) return window.relay;
+  const base = window.location.origin;
+  // `credentials: 'omit'`: nothing this page sends may depend on cookies, which other local sites share.
+  const fetchFn: FetchLike = (url, init) => fetch(url, { ...init, credentials: 'omit' });
+  let session: string | null = null;
+  const started = startSession({ location: window.location, history: window.history, storage: window.sessionStorage, fetch: fetchFn, base }).then((start) => {
+    if (start.session === null) {
+      connection.set(start.reason);
+      return false;
+    }
+    session = start.session;
+    return true;
+  });
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const transport = createSocketTransport({ url: `${scheme}://${window.location.host}${SOCKET_PATH}`, WebSocket: WebSocket as unknown as SocketConstructor, onStatus: connection.set });
+  const transport = createSocketTransport({
+    url: `${scheme}://${window.location.host}${SOCKET_PATH}`,
+    WebSocket: WebSocket as unknown as SocketConstructor,
+    protocols: () => [SOCKET_PROTOCOL, `${SESSION_PROTOCOL_PREFIX}${session ?? ''}`],
+    ready: started,
+    // The session is kept even when the server does not know it: that server may be a `relay ui`
+    // started on the wrong data folder, and the right one, started again, will know it.
+    probe: () => (session === null ? Promise.resolve('unknown' as const) : checkSession(fetchFn, base, session)),
+    onStatus: connection.set,
+  });
   const api = buildRelayApi(transport);
   Object.defineProperty(window, 'relay', { value: api, writable: false, configurable: false });
   return api;

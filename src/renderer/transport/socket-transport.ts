@@ -13,15 +13,27 @@ export interface SocketLike {
   addEventListener(type: 'open' | 'close' | 'message' | 'error', listener: (event: { data?: unknown; code?: number }) => void): void;
 }
 
-export type SocketConstructor = new (url: string) => SocketLike;
+export type SocketConstructor = new (url: string, protocols?: string[]) => SocketLike;
+
+/** open: connected; lost: the server does not answer; session-unknown: it answers but does not know this page. */
+export type TransportStatus = 'open' | 'lost' | 'session-unknown';
 
 export interface SocketTransportOptions {
   readonly url: string;
   readonly WebSocket: SocketConstructor;
+  /** The subprotocols to offer on each connection (they carry the session: see shared/wire.ts). */
+  readonly protocols?: () => readonly string[];
+  /** Connect only once this resolves true (the page is still trading its launch token); never when false. */
+  readonly ready?: Promise<boolean>;
+  /**
+   * Asked before each reconnection: is the server there, and does it know this page? Without it
+   * the transport simply tries again.
+   */
+  readonly probe?: () => Promise<'valid' | 'unknown' | 'unreachable'>;
   /** Delay before reconnecting after the socket closes (ms); the delay doubles up to 10 s. */
   readonly reconnectMs?: number;
-  /** Told when the socket opens, and when it closes without `close()` having been called. */
-  readonly onStatus?: (status: 'open' | 'lost') => void;
+  /** Told when the socket opens, and when it closes without `close()` having been called (and why, once known). */
+  readonly onStatus?: (status: TransportStatus) => void;
 }
 
 export interface SocketTransport {
@@ -41,7 +53,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
   let lastSeq = 0;
   let closed = false;
   let delay = options.reconnectMs ?? 500;
-  let socket: SocketLike;
+  let socket: SocketLike | null = null;
 
   const deliver = (envelope: EventEnvelope): void => {
     // Events replayed after a reconnect may overlap those already seen.
@@ -50,14 +62,33 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
     for (const listener of [...listeners]) listener(envelope);
   };
 
+  /** Waits, asks the probe whether trying makes sense, and reconnects; reports why it does not. */
+  const reconnectLater = (): void => {
+    setTimeout(() => {
+      void (async () => {
+        if (closed) return;
+        const verdict = options.probe ? await options.probe() : 'valid';
+        if (closed) return;
+        if (verdict === 'valid') {
+          connect();
+          return;
+        }
+        options.onStatus?.(verdict === 'unknown' ? 'session-unknown' : 'lost');
+        reconnectLater();
+      })();
+    }, delay);
+    delay = Math.min(delay * 2, 10_000);
+  };
+
   const connect = (): void => {
-    socket = new options.WebSocket(options.url);
-    socket.addEventListener('open', () => {
+    const current = new options.WebSocket(options.url, options.protocols ? [...options.protocols()] : undefined);
+    socket = current;
+    current.addEventListener('open', () => {
       delay = options.reconnectMs ?? 500;
       options.onStatus?.('open');
       const queued = outbox;
       outbox = [];
-      for (const frame of queued) socket.send(frame);
+      for (const frame of queued) current.send(frame);
       // Catch up on events missed while disconnected.
       if (lastSeq > 0) {
         void invoke('replayEvents', { since: lastSeq }).then((reply) => {
@@ -65,7 +96,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
         });
       }
     });
-    socket.addEventListener('message', (event) => {
+    current.addEventListener('message', (event) => {
       let frame: ServerFrame;
       try {
         frame = JSON.parse(String(event.data)) as ServerFrame;
@@ -79,14 +110,13 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
         resolve?.(frame.type === 'reply' ? frame.reply : { ok: false, error: frame.error });
       }
     });
-    socket.addEventListener('close', (event) => {
+    current.addEventListener('close', (event) => {
       const error = event.code === 1009 ? { code: 'MESSAGE_TOO_LARGE', message: 'The call was larger than the server accepts.' } : { code: 'DISCONNECTED', message: 'The connection to Relay Desk closed before it answered.' };
       for (const resolve of pending.values()) resolve({ ok: false, error });
       pending.clear();
       if (closed) return;
       options.onStatus?.('lost');
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 10_000);
+      reconnectLater();
     });
   };
 
@@ -97,12 +127,13 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
     return new Promise((resolve) => {
       pending.set(id, resolve);
       const text = JSON.stringify(frame);
-      if (socket.readyState === OPEN) socket.send(text);
+      if (socket?.readyState === OPEN) socket.send(text);
       else outbox.push(text);
     });
   };
 
-  connect();
+  if (options.ready) void options.ready.then((go) => go && !closed && connect());
+  else connect();
   return {
     invoke,
     subscribe: (listener) => {
@@ -113,7 +144,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
     },
     close: () => {
       closed = true;
-      socket.close(1000, 'closed');
+      socket?.close(1000, 'closed');
     },
   };
 }

@@ -36,9 +36,9 @@ export class DeskWindow {
     readonly server: UiServer,
   ) {}
 
-  /** Opens the tokened URL (the server trades it for a cookie) and waits for the app shell. */
+  /** Opens a fresh launch link (the page trades its token for this tab's session) and waits for the app shell. */
   async open(hash = ''): Promise<void> {
-    await this.page.goto(this.server.url);
+    await this.page.goto(this.server.launchLink().url);
     await visible(this.page.getByRole('navigation', { name: 'Relay Desk' }));
     if (hash) await this.go(hash);
   }

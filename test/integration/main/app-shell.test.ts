@@ -26,6 +26,8 @@ const fake = vi.hoisted(() => {
     loginItems: [] as unknown[],
     quits: 0,
     errors: [] as string[],
+    permissionRequest: null as null | ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void),
+    permissionCheck: null as null | ((contents: unknown, permission: string, origin: string, details: { requestingUrl?: string }) => boolean),
   };
   class FakeWindow {
     readonly record: { options: Record<string, unknown>; url: string; loaded: string[]; sent: Array<[string, unknown]>; shown: boolean };
@@ -111,6 +113,12 @@ const fake = vi.hoisted(() => {
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) => void state.protocolHandlers.set(scheme, handler),
     },
     dialog: { showErrorBox: (title: string) => void state.errors.push(title) },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (handler: typeof state.permissionRequest) => void (state.permissionRequest = handler),
+        setPermissionCheckHandler: (handler: typeof state.permissionCheck) => void (state.permissionCheck = handler),
+      },
+    },
     Notification: FakeNotification,
     shell: { openExternal: () => Promise.resolve() },
     ipcMain: {
@@ -167,6 +175,18 @@ describe('the desktop composition root (with a stand-in for electron)', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect((await fake.state.protocolHandlers.get('app')!(new Request('app://relay-desk/../../package.json'))).status).toBe(404);
+    // A malformed % escape is a bad request, not an exception thrown into Electron.
+    expect((await fake.state.protocolHandlers.get('app')!(new Request('app://relay-desk/assets/%E0%A4%A.js'))).status).toBe(400);
+
+    // Web permissions: denied by default, both when asked for and when checked.
+    const asked = (permission: string, requestingUrl: string) =>
+      new Promise<boolean>((resolve) => fake.state.permissionRequest!(null, permission, resolve, { requestingUrl }));
+    expect(await asked('media', 'app://relay-desk/index.html')).toBe(false);
+    expect(await asked('geolocation', 'app://relay-desk/index.html')).toBe(false);
+    expect(await asked('clipboard-sanitized-write', 'app://relay-desk/index.html')).toBe(true);
+    expect(await asked('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
+    expect(fake.state.permissionCheck!(null, 'notifications', 'app://relay-desk', {})).toBe(false);
+    expect(fake.state.permissionCheck!(null, 'clipboard-sanitized-write', 'https://evil.example', {})).toBe(false);
 
     // The tray shows a menu with Quit.
     const menu = fake.state.trayMenus.at(-1) as Array<{ label?: string }>;

@@ -1,21 +1,24 @@
-// `relay ui`'s server on a real port, over a real host and store: the gate (token, Origin,
-// Host), refused frames, size limits, ordering, and the renderer's WebSocket client.
-import { request } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// `relay ui`'s server on a real port, over a real host and store: the launch-token trade, the
+// gate (session, Origin, Host), refused frames, size limits, ordering, and the renderer's
+// WebSocket client.
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { createCredentials, hashSecret, LAUNCH_TOKEN_TTL_MS, SESSION_TTL_MS } from '../../../src/cli/ui-credentials.js';
 import { startUiServer, type UiServer } from '../../../src/cli/ui-server.js';
 import { ok } from '../../../src/engine/result.js';
 import type { RelayEngine } from '../../../src/engine/runtime/index.js';
 import { openStore } from '../../../src/engine/store/index.js';
 import { createHost, type Host } from '../../../src/host/index.js';
+import { checkSession, SESSION_STORAGE_KEY, startSession, type FetchLike } from '../../../src/renderer/transport/session.js';
 import { createSocketTransport, type SocketConstructor } from '../../../src/renderer/transport/socket-transport.js';
 import { buildRelayApi } from '../../../src/shared/api.js';
 import type { EventEnvelope } from '../../../src/shared/contract.js';
 import type { ServerFrame } from '../../../src/shared/wire.js';
 import { relayProject } from '../../helpers/project.js';
 import { openSocket } from '../../helpers/socket.js';
+import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, tradeLink, type RawResponse } from '../../helpers/ui.js';
 import { tempDir } from '../../helpers/temp.js';
 
 interface Fixture {
@@ -23,7 +26,8 @@ interface Fixture {
   readonly server: UiServer;
   readonly asked: string[];
   readonly ws: string;
-  readonly cookie: Record<string, string>;
+  /** The subprotocols of a page that traded a launch link for a session. */
+  readonly protocols: string[];
 }
 
 const running: Array<() => Promise<void>> = [];
@@ -52,29 +56,21 @@ async function start(): Promise<Fixture> {
     await host.close();
     store.close();
   });
-  return { host, server, asked, ws: `ws://127.0.0.1:${server.port}/ws`, cookie: { cookie: `relay_ui_${server.port}=${server.token}` } };
+  const session = await tradeLink(server.launchLink().url);
+  return { host, server, asked, ws: `ws://127.0.0.1:${server.port}/ws`, protocols: sessionProtocols(session) };
 }
 
-/** A raw HTTP GET (no redirects followed, any Host header) returning status, headers and body. */
-function get(port: number, pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: pathname, method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function get(port: number, pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  return httpRequest(port, { path: pathname, headers, method });
 }
 
-async function refusedUpgrade(url: string, options: Parameters<typeof openSocket>[1]): Promise<number> {
+async function refusedUpgrade(url: string, options: Parameters<typeof openSocket>[1]): Promise<number | [number, string | null]> {
   const socket = openSocket(url, options);
   try {
     await socket.opened;
   } catch (error) {
-    return (error as { status?: number }).status ?? -1;
+    const { status, code } = error as { status?: number; code?: string | null };
+    return [status ?? -1, code ?? null];
   }
   socket.ws.close();
   return 101;
@@ -82,64 +78,115 @@ async function refusedUpgrade(url: string, options: Parameters<typeof openSocket
 
 describe('relay ui server', () => {
   describe('HTTP', () => {
-    it('answers 401 without the token and 401 with a wrong one', async () => {
+    it('serves the public renderer build without a secret, and sets no cookie', async () => {
       const { server } = await start();
-      const none = await get(server.port, '/');
-      expect(none.status).toBe(401);
-      expect(none.body).toContain('token');
-      expect((await get(server.port, '/?token=wrong')).status).toBe(401);
-      expect((await get(server.port, '/assets/app-1234.js', { cookie: `relay_ui_${server.port}=wrong` })).status).toBe(401);
-    });
-
-    it('trades the token in the URL for an HttpOnly cookie and then serves the renderer', async () => {
-      const { server, cookie } = await start();
-      const first = await get(server.port, `/?token=${server.token}`);
-      expect(first.status).toBe(303);
-      expect(first.headers.location).toBe('/');
-      expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^relay_ui_${server.port}=${server.token}; HttpOnly; SameSite=Strict; Path=/`));
-      const page = await get(server.port, '/', cookie);
+      const page = await get(server.port, '/');
       expect(page.status).toBe(200);
       expect(page.body).toContain('<title>Relay Desk</title>');
       expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-      const asset = await get(server.port, '/assets/app-1234.js', cookie);
+      expect(page.headers['set-cookie']).toBeUndefined();
+      const asset = await get(server.port, '/assets/app-1234.js');
       expect(asset).toMatchObject({ status: 200, body: 'console.log("app");' });
       expect(asset.headers['content-type']).toContain('text/javascript');
-      expect((await get(server.port, '/runs/some-client-route', cookie)).body).toContain('<title>Relay Desk</title>');
+      expect((await get(server.port, '/runs/some-client-route')).body).toContain('<title>Relay Desk</title>');
+    });
+
+    it('trades a launch link once for a session, and refuses the second trade with LAUNCH_TOKEN_USED', async () => {
+      const { server } = await start();
+      const link = server.launchLink();
+      expect(link.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=[A-Za-z0-9_-]{43}$`));
+      let traded = false;
+      void link.traded.then(() => (traded = true));
+      const first = await postTrade(server.port, launchToken(link.url));
+      expect(first.status).toBe(200);
+      expect(first.headers['set-cookie']).toBeUndefined();
+      expect(first.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(first.body)).toMatchObject({ session: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      await link.traded;
+      expect(traded).toBe(true);
+      const again = await postTrade(server.port, launchToken(link.url));
+      expect([again.status, refusalCode(again)]).toEqual([401, 'LAUNCH_TOKEN_USED']);
+      const made = await postTrade(server.port, 'A'.repeat(43));
+      expect([made.status, refusalCode(made)]).toEqual([401, 'LAUNCH_TOKEN_UNKNOWN']);
+    });
+
+    it('refuses a trade without our Origin, with a foreign one, without JSON, or under another Host name', async () => {
+      const { server } = await start();
+      const token = launchToken(server.launchLink().url);
+      const noOrigin = await postTrade(server.port, token, { origin: null });
+      expect([noOrigin.status, refusalCode(noOrigin)]).toEqual([403, 'ORIGIN_REQUIRED']);
+      const foreign = await postTrade(server.port, token, { origin: `http://127.0.0.1:${server.port + 1}` });
+      expect([foreign.status, refusalCode(foreign)]).toEqual([403, 'ORIGIN_REFUSED']);
+      const rebinding = await postTrade(server.port, token, { headers: { host: `attacker.example:${server.port}` } });
+      expect([rebinding.status, refusalCode(rebinding)]).toEqual([403, 'HOST_REFUSED']);
+      const form = await httpRequest(server.port, { path: '/api/session', method: 'POST', headers: { origin: server.origin, 'content-type': 'text/plain' }, body: JSON.stringify({ launchToken: token }) });
+      expect([form.status, refusalCode(form)]).toEqual([415, 'CONTENT_TYPE_REFUSED']);
+      // None of those used the token up: the page can still trade it.
+      expect((await postTrade(server.port, token)).status).toBe(200);
+    });
+
+    it('checks a session (204) or refuses it (401 SESSION_UNKNOWN / SESSION_REQUIRED)', async () => {
+      const { server, protocols } = await start();
+      const session = protocols[1]!.slice('relay-desk.session.'.length);
+      const check = (headers: Record<string, string>) => httpRequest(server.port, { path: '/api/session/check', method: 'POST', headers: { origin: server.origin, ...headers } });
+      expect((await check({ authorization: `Bearer ${session}` })).status).toBe(204);
+      const unknown = await check({ authorization: `Bearer ${'x'.repeat(43)}` });
+      expect([unknown.status, refusalCode(unknown)]).toEqual([401, 'SESSION_UNKNOWN']);
+      const none = await check({});
+      expect([none.status, refusalCode(none)]).toEqual([401, 'SESSION_REQUIRED']);
+      // A cookie carrying the session is not a session: cookies are never read.
+      const cookie = await check({ cookie: `relay_ui_${server.port}=${session}; session=${session}` });
+      expect([cookie.status, refusalCode(cookie)]).toEqual([401, 'SESSION_REQUIRED']);
     });
 
     it('refuses a foreign Origin or Host, other methods, and paths outside the renderer', async () => {
-      const { server, cookie } = await start();
-      expect((await get(server.port, '/', { ...cookie, origin: 'http://evil.example' })).status).toBe(403);
-      expect((await get(server.port, '/', { ...cookie, origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
-      expect((await get(server.port, '/', { ...cookie, host: `attacker.example:${server.port}` })).status).toBe(403);
-      expect((await get(server.port, '/', cookie, 'POST')).status).toBe(405);
-      expect((await get(server.port, '/%2e%2e/%2e%2e/%2e%2e/etc/hostname.txt', cookie)).status).toBe(404);
-      expect((await get(server.port, '/assets/missing.js', cookie)).status).toBe(404);
+      const { server } = await start();
+      expect((await get(server.port, '/', { origin: 'http://evil.example' })).status).toBe(403);
+      expect((await get(server.port, '/', { origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
+      const rebinding = await get(server.port, '/', { host: `attacker.example:${server.port}` });
+      expect([rebinding.status, refusalCode(rebinding)]).toEqual([403, 'HOST_REFUSED']);
+      expect((await get(server.port, '/', {}, 'POST')).status).toBe(405);
+      expect((await get(server.port, '/api/session', { origin: server.origin })).status).toBe(405);
+      expect((await get(server.port, '/%2e%2e/%2e%2e/%2e%2e/etc/hostname.txt')).status).toBe(404);
+      expect((await get(server.port, '/assets/missing.js')).status).toBe(404);
     });
 
     it('binds to the loopback interface only', async () => {
       const { server } = await start();
-      expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?token=[A-Za-z0-9_-]{43}$`));
+      expect(server.origin).toBe(`http://127.0.0.1:${server.port}`);
     });
   });
 
   describe('WebSocket', () => {
-    it('refuses the upgrade without the token, with a wrong one, from a foreign origin or with no origin, and runs nothing', async () => {
-      const { host, server, ws, cookie } = await start();
+    it('refuses the upgrade without a session, with a wrong one, from a foreign origin or with no origin, and runs nothing', async () => {
+      const { host, server, ws, protocols } = await start();
       const before = host.runtime.lastSeq;
-      expect(await refusedUpgrade(ws, { origin: server.origin })).toBe(401);
-      expect(await refusedUpgrade(`${ws}?token=nope`, { origin: server.origin })).toBe(401);
-      expect(await refusedUpgrade(ws, { origin: 'http://evil.example', headers: cookie })).toBe(403);
-      expect(await refusedUpgrade(ws, { headers: cookie })).toBe(403);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${server.port}/other?token=${server.token}`, { origin: server.origin })).toBe(403);
+      const session = protocols[1]!.slice('relay-desk.session.'.length);
+      expect(await refusedUpgrade(ws, { origin: server.origin, protocols: ['relay-desk.v1'] })).toEqual([401, 'SESSION_REQUIRED']);
+      expect(await refusedUpgrade(ws, { origin: server.origin, protocols: sessionProtocols('nope') })).toEqual([401, 'SESSION_UNKNOWN']);
+      // The old ways in are gone: a token in the query, a cookie.
+      expect(await refusedUpgrade(`${ws}?token=${session}`, { origin: server.origin })).toEqual([401, 'SESSION_REQUIRED']);
+      expect(await refusedUpgrade(ws, { origin: server.origin, headers: { cookie: `relay_ui_${server.port}=${session}` } })).toEqual([401, 'SESSION_REQUIRED']);
+      expect(await refusedUpgrade(ws, { origin: 'http://evil.example', protocols })).toEqual([403, 'ORIGIN_REFUSED']);
+      expect(await refusedUpgrade(ws, { protocols })).toEqual([403, 'ORIGIN_REQUIRED']);
+      expect(await refusedUpgrade(ws, { origin: server.origin, protocols, headers: { host: `rebind.example:${server.port}` } })).toEqual([403, 'HOST_REFUSED']);
+      expect(await refusedUpgrade(`ws://127.0.0.1:${server.port}/other`, { origin: server.origin, protocols })).toEqual([404, 'NOT_FOUND']);
       expect(host.runtime.lastSeq).toBe(before);
-      expect(await refusedUpgrade(`${ws}?token=${server.token}`, { origin: server.origin })).toBe(101);
-      expect(await refusedUpgrade(ws, { origin: `http://localhost:${server.port}`, headers: cookie })).toBe(101);
+      expect(await refusedUpgrade(ws, { origin: server.origin, protocols })).toBe(101);
+      expect(await refusedUpgrade(ws, { origin: `http://localhost:${server.port}`, protocols })).toBe(101);
+    });
+
+    it('answers with its own subprotocol only, never echoing the session', async () => {
+      const { server, ws, protocols } = await start();
+      const socket = openSocket(ws, { origin: server.origin, protocols });
+      await socket.opened;
+      expect(socket.ws.protocol).toBe('relay-desk.v1');
+      socket.ws.close();
     });
 
     it('refuses malformed frames with a code and runs nothing', async () => {
-      const { host, server, ws, cookie } = await start();
-      const socket = openSocket(ws, { origin: server.origin, headers: cookie });
+      const { host, server, ws, protocols } = await start();
+      const socket = openSocket(ws, { origin: server.origin, protocols });
       await socket.opened;
       const before = host.runtime.lastSeq;
       socket.send('{ not json');
@@ -166,9 +213,9 @@ describe('relay ui server', () => {
     });
 
     it('closes the socket with 1009 on an oversized message and runs nothing', async () => {
-      const { host, server, ws, cookie } = await start();
+      const { host, server, ws, protocols } = await start();
       relayProject({ projectId: 'big' });
-      const socket = openSocket(ws, { origin: server.origin, headers: cookie });
+      const socket = openSocket(ws, { origin: server.origin, protocols });
       await socket.opened;
       const before = host.runtime.lastSeq;
       socket.send({ id: 1, channel: 'applyPatch', input: { text: 'x'.repeat(9 * 1024 * 1024), source: 'paste', projectId: 'big' } });
@@ -178,10 +225,10 @@ describe('relay ui server', () => {
     });
 
     it('handles a burst of 1,000 calls in order and streams their events', async () => {
-      const { host, server, ws, cookie, asked } = await start();
+      const { host, server, ws, protocols, asked } = await start();
       const root = relayProject({ projectId: 'burst' });
       expect((await host.call('registerProject', { root })).ok).toBe(true);
-      const socket = openSocket(ws, { origin: server.origin, headers: cookie });
+      const socket = openSocket(ws, { origin: server.origin, protocols });
       await socket.opened;
       for (let i = 0; i < 1000; i += 1) socket.send({ id: i, channel: 'ask', input: { projectId: 'burst', prompt: String(i) } });
       await socket.next((f) => f.type === 'reply' && f.id === 999, 20_000);
@@ -201,14 +248,14 @@ describe('relay ui server', () => {
 
   describe('the renderer\'s client (window.relay over the socket)', () => {
     it('calls channels, unwraps nothing, and delivers events to onEvent', async () => {
-      const { host, server, ws } = await start();
-      // What a browser does with its cookie and Origin, done by hand for the `ws` package.
+      const { host, server, ws, protocols } = await start();
+      // What a browser adds by itself (Origin), done by hand for the `ws` package.
       const BrowserLike = class extends WebSocket {
-        constructor(url: string) {
-          super(url, { origin: server.origin, headers: { cookie: `relay_ui_${server.port}=${server.token}` } });
+        constructor(url: string, offered?: string[]) {
+          super(url, offered ?? [], { origin: server.origin });
         }
       } as unknown as SocketConstructor;
-      const transport = createSocketTransport({ url: ws, WebSocket: BrowserLike });
+      const transport = createSocketTransport({ url: ws, WebSocket: BrowserLike, protocols: () => protocols });
       const relay = buildRelayApi(transport);
       const events: EventEnvelope[] = [];
       const stop = relay.onEvent((e) => events.push(e));
@@ -217,11 +264,157 @@ describe('relay ui server', () => {
       const root = relayProject({ projectId: 'client' });
       const registered = await relay.registerProject({ root });
       expect(registered).toMatchObject({ ok: true, value: { projectId: 'client' } });
-      await new Promise((r) => setTimeout(r, 50));
-      expect(events.map((e) => e.event.type)).toContain('project.registered');
+      await until('the project.registered event', () => (events.some((e) => e.event.type === 'project.registered') ? true : undefined));
       stop();
       transport.close();
       expect(host.runtime.state().projects.map((p) => p.projectId)).toEqual(['client']);
     });
   });
+
+  describe('credentials', () => {
+    it('refuses a launch token left unused past its two minutes with LAUNCH_TOKEN_EXPIRED', async () => {
+      let clock = 1_000_000;
+      const { host, store } = bareHost();
+      const server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ now: () => clock }) });
+      running.push(() => server.close());
+      const late = server.launchLink();
+      const inTime = server.launchLink();
+      clock += LAUNCH_TOKEN_TTL_MS - 1;
+      expect((await postTrade(server.port, launchToken(inTime.url))).status).toBe(200);
+      clock += 1;
+      const refused = await postTrade(server.port, launchToken(late.url));
+      expect([refused.status, refusalCode(refused)]).toEqual([401, 'LAUNCH_TOKEN_EXPIRED']);
+      expect(JSON.parse(refused.body).error.message).toContain('Press Enter in the terminal running `relay ui`');
+      store.close();
+    });
+
+    it('lets a page back in after a restart on the same data folder (same port, hashed sessions on disk, 0600)', async () => {
+      const dataDir = tempDir();
+      const file = path.join(dataDir, 'ui-sessions.json');
+      const { host, store } = bareHost();
+      const first = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+      const session = await tradeLink(first.launchLink().url);
+      const port = first.port;
+      await first.close();
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const onDisk = readFileSync(file, 'utf8');
+      expect(onDisk).not.toContain(session);
+      expect(onDisk).toContain(hashSecret(session));
+
+      const credentials = createCredentials({ file });
+      expect(credentials.lastPort).toBe(port);
+      const second = await startUiServer({ host, rendererDir: tempDir(), credentials, preferredPort: credentials.lastPort });
+      running.push(() => second.close());
+      expect(second.port).toBe(port);
+      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: second.origin, protocols: sessionProtocols(session) })).toBe(101);
+
+      // Another data folder knows nothing of that page.
+      const stranger = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file: path.join(tempDir(), 'ui-sessions.json') }) });
+      running.push(() => stranger.close());
+      expect(await refusedUpgrade(`ws://127.0.0.1:${stranger.port}/ws`, { origin: stranger.origin, protocols: sessionProtocols(session) })).toEqual([401, 'SESSION_UNKNOWN']);
+      running.push(async () => {
+        await host.close();
+        store.close();
+      });
+    });
+
+    it('forgets a session not connected for its lifetime, and reads a hostile sessions file as no sessions', async () => {
+      let clock = 5_000_000;
+      const file = path.join(tempDir(), 'ui-sessions.json');
+      const credentials = createCredentials({ file, now: () => clock });
+      const traded = credentials.trade(credentials.mintLaunchToken().token);
+      if (!traded.ok) throw new Error('trade refused');
+      expect(credentials.verify(traded.value.secret)).toBe(true);
+      clock += SESSION_TTL_MS;
+      expect(credentials.verify(traded.value.secret)).toBe(false);
+      credentials.touch(traded.value.secret);
+      expect(credentials.verify(traded.value.secret)).toBe(false);
+
+      for (const hostile of ['{', JSON.stringify({ version: 1, port: 'x', sessions: [] }), JSON.stringify({ version: 1, port: null, sessions: [{ hash: 'zz', expiresAt: 1 }] })]) {
+        writeFileSync(file, hostile);
+        const read = createCredentials({ file, now: () => clock });
+        expect(read.lastPort).toBeNull();
+        expect(read.verify('anything')).toBe(false);
+      }
+    });
+  });
+
+  describe('the page\'s session (renderer/transport/session.ts) against the real server', () => {
+    it('takes the token out of the address bar, trades it, keeps the session in storage, and reconnects after a restart', async () => {
+      const file = path.join(tempDir(), 'ui-sessions.json');
+      const { host, store } = bareHost();
+      running.push(async () => {
+        await host.close();
+        store.close();
+      });
+      let server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+      const link = new URL(server.launchLink().url);
+      const replaced: string[] = [];
+      const storage = new Map<string, string>();
+      const page = {
+        location: { hash: link.hash, pathname: link.pathname, search: '' },
+        history: { replaceState: (_d: unknown, _u: string, url: string) => void replaced.push(url) },
+        storage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) },
+        // What the browser adds by itself: the page's Origin on a POST.
+        fetch: ((url: string, init: RequestInit & { headers: Record<string, string> }) => fetch(url, { ...init, headers: { ...init.headers, origin: server.origin } })) as FetchLike,
+        base: server.origin,
+      };
+      const started = await startSession(page);
+      expect(replaced).toEqual(['/']);
+      expect(started.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(storage.get(SESSION_STORAGE_KEY)).toBe(started.session);
+      // The same link again (pasted into another tab): used.
+      const other = await startSession({ ...page, storage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined } });
+      expect(other).toEqual({ session: null, reason: 'link-used' });
+
+      const statuses: string[] = [];
+      const BrowserLike = class extends WebSocket {
+        constructor(url: string, offered?: string[]) {
+          super(url, offered ?? [], { origin: server.origin });
+        }
+      } as unknown as SocketConstructor;
+      const transport = createSocketTransport({
+        url: `ws://127.0.0.1:${server.port}/ws`,
+        WebSocket: BrowserLike,
+        protocols: () => sessionProtocols(started.session!),
+        probe: () => checkSession(page.fetch, server.origin, started.session!),
+        reconnectMs: 20,
+        onStatus: (status) => void statuses.push(status),
+      });
+      const relay = buildRelayApi(transport);
+      expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
+
+      const port = server.port;
+      await server.close();
+      await until('the page to see the server gone', () => (statuses.at(-1) === 'lost' ? true : undefined));
+      server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }), preferredPort: port });
+      expect(server.port).toBe(port);
+      await until('the page to reconnect by itself', () => (statuses.at(-1) === 'open' ? true : undefined));
+      expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
+
+      // Restarted on another data folder at the same address: the page is told it is unknown.
+      await server.close();
+      server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file: path.join(tempDir(), 'ui-sessions.json') }), preferredPort: port });
+      running.push(() => server.close());
+      await until('the page to learn it is unknown', () => (statuses.at(-1) === 'session-unknown' ? true : undefined));
+      transport.close();
+    });
+  });
 });
+
+/** A host over a fresh store, with no engines. */
+function bareHost(): { host: Host; store: ReturnType<typeof openStore> } {
+  const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
+  return { host: createHost({ store }), store };
+}
+
+/** Polls `check` until it returns a value (20 s deadline). */
+async function until<T>(what: string, check: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

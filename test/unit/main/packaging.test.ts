@@ -20,6 +20,7 @@ describe('electron-builder.yml', () => {
     npmRebuild: boolean;
     appId: string;
     extraResources: Array<{ from: string; to: string }>;
+    electronFuses: Record<string, boolean>;
   }
   const config = parse(readFileSync(path.join(REPO_ROOT, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 
@@ -47,6 +48,21 @@ describe('electron-builder.yml', () => {
       expect(copied.get(name), name).toBe(`resources/${name}`);
       expect(existsSync(path.join(REPO_ROOT, 'resources', name)), name).toBe(true);
     }
+  });
+
+  it('flips the Electron fuses: no Node mode, no NODE_OPTIONS or inspector, encrypted cookies, asar integrity, asar only', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+    // Each name is one electron-builder knows (the schema refuses unknown fuse names).
+    const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/app-builder-lib/scheme.json'), 'utf8')) as { definitions: { FuseOptionsV1: { properties: Record<string, unknown>; additionalProperties: boolean } } };
+    expect(schema.definitions.FuseOptionsV1.additionalProperties).toBe(false);
+    for (const name of Object.keys(config.electronFuses)) expect(Object.keys(schema.definitions.FuseOptionsV1.properties), name).toContain(name);
   });
 
   it('uses the appId the app registers as its Windows AppUserModelID', () => {
