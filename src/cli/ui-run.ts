@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../host/index.js';
 import { realEngines } from '../host/engines.js';
+import { openInBrowser } from '../engine/proc/browser.js';
 import { DATABASE_FILE, defaultDataDir, openStore, rebuildStore, StoreError, type Store } from '../engine/store/index.js';
 import { EXIT, print, printError } from './io.js';
 import { startUiServer } from './ui-server.js';
@@ -71,8 +72,8 @@ export async function runUi(options: UiRun): Promise<void> {
   print(`Relay Desk is running at ${server.url}`);
   print(`  (data: ${dataDir}; press Ctrl+C to stop)`);
   if (options.open) {
-    const { default: open } = await import('open');
-    await open(server.url).catch((error: unknown) => printError(`! Could not open a browser (${(error as Error).message}); open the URL above.`));
+    const opened = await openInBrowser(server.url, { env: process.env });
+    if (!opened.ok) printError(`! Could not open a browser (${opened.error.message}); open the URL above.`);
   }
   await stopped;
   // Pending approvals are denied and their patches rolled back before the process ends.

@@ -1,13 +1,20 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { redactSecrets, secretValuesOf } from '../engine/secrets/index.js';
 
-/** Appends timestamped lines to <logs>/main.log; never throws (logging must not take the app down). */
-export function createLogger(logsDir: string): { info(message: string): void; error(message: string, error?: unknown): void } {
+/**
+ * Appends timestamped lines to <logs>/main.log; never throws (logging must not take the app down).
+ * Every line goes through engine/secrets first: an error can quote an answer, a command's output
+ * or a URL with a password, and a log file outlives the moment. The values of this process's
+ * secret-looking environment variables are withheld too (`env` is read once, here).
+ */
+export function createLogger(logsDir: string, env: Readonly<Record<string, string | undefined>> = process.env): { info(message: string): void; error(message: string, error?: unknown): void } {
   const file = path.join(logsDir, 'main.log');
+  const knownValues = secretValuesOf(env);
   const write = (level: string, message: string): void => {
     try {
       mkdirSync(logsDir, { recursive: true });
-      appendFileSync(file, `${new Date().toISOString()} ${level} ${message}\n`);
+      appendFileSync(file, `${new Date().toISOString()} ${level} ${redactSecrets(message, { knownValues })}\n`);
     } catch {
       // The disk is full or the folder is gone: there is nowhere left to report it.
     }

@@ -64,6 +64,8 @@ export const TOOL_NAMES: readonly string[] = [
   'npm_config_*', 'NPM_CONFIG_*',
   'GEM_HOME', 'GEM_PATH', 'RBENV_ROOT', 'RBENV_VERSION', 'DOTNET_ROOT', 'ANDROID_HOME', 'ANDROID_SDK_ROOT',
   'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE',
+  // Which git config files apply: the user's own choice of files, the same git in their shell reads.
+  'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM',
 ];
 
 /** What a program that opens a window needs (a terminal emulator, a browser): the desktop session. */
@@ -132,11 +134,11 @@ export function stripUrlCredentials(value: string): string {
 function profileNames(profile: EnvProfile): readonly string[] {
   switch (profile) {
     case 'base':
-      return BASE_NAMES;
+      return [...BASE_NAMES, ...PROXY_NAMES];
     case 'tools':
-      return [...BASE_NAMES, ...TOOL_NAMES];
+      return [...BASE_NAMES, ...PROXY_NAMES, ...TOOL_NAMES];
     case 'desktop':
-      return [...BASE_NAMES, ...DESKTOP_NAMES];
+      return [...BASE_NAMES, ...PROXY_NAMES, ...DESKTOP_NAMES];
     default:
       return assertNever(profile);
   }
