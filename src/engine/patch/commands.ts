@@ -40,7 +40,7 @@ export function toArgv(command: string | readonly string[]): Result<string[], 'C
 }
 
 /** Output of a linter or pre/post command kept in memory; a linter printing more is cut (and says so). */
-const MAX_COMMAND_OUTPUT_BYTES = 4 * 1024 * 1024;
+const MAX_COMMAND_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** What a finished command means to a transaction. */
 function commandResult(outcome: ProcOutcome, argv: readonly string[]): CommandResult {

@@ -125,7 +125,8 @@ function assignmentAccept(minEntropy: number) {
   return (secret: string, match: RegExpExecArray): boolean => {
     const name = (match.groups?.name ?? '').replace(/^-+/, '');
     if (PUBLIC_NAME.test(name)) return false;
-    if (!looksLikeValue(secret)) return false;
+    // `"Bearer "`, `" = "`: a quoted fragment of code or prose, not a stored value.
+    if (secret !== secret.trim() || !looksLikeValue(secret)) return false;
     // `token: AccessToken` in TypeScript is a type annotation, not a value.
     if (match.groups?.secretBare !== undefined && /:\s*$/.test(match[0].slice(0, match[0].length - secret.length)) && /^[A-Z][A-Za-z]*$/.test(secret)) return false;
     return minEntropy === 0 || (shannonEntropy(secret) >= minEntropy && /\d/.test(secret) && /[A-Za-z]/.test(secret));

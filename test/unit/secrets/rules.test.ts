@@ -70,6 +70,7 @@ const CASES: Record<SecretRuleId, { readonly positives: readonly string[]; reado
       'private_key=/home/me/.ssh/id_ed25519',
       'csrf_token=abcdef123456',
       'token budget: 400',
+      'const token = "Bearer " + value;',
     ],
   },
   'high-entropy-assignment': {
