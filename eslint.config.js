@@ -8,6 +8,29 @@ const electronFree = {
   patterns: [{ group: ['electron/*'], message: 'engine, shared, host and cli run in plain Node: never import electron here.' }],
 };
 
+// Processes start in two places only: git in src/engine/git, everything else in src/engine/proc
+// (argv only, process group, timeouts, allow-list environment). scripts/, bench/ and test/ are
+// developer tooling and may spawn directly.
+const PROCESS_MESSAGE = 'Start processes through src/engine/proc (or git through src/engine/git): argv only, process group, allow-list environment.';
+const PROCESS_MODULES = ['execa', 'child_process', 'node:child_process', 'cross-spawn', 'open'];
+const processPaths = PROCESS_MODULES.map((name) => ({ name, message: PROCESS_MESSAGE }));
+const processFree = { paths: processPaths };
+const processSyntax = [
+  'error',
+  { selector: `ImportExpression[source.value=/^(${PROCESS_MODULES.join('|')})$/]`, message: PROCESS_MESSAGE },
+  { selector: `CallExpression[callee.name='require'][arguments.0.value=/^(${PROCESS_MODULES.join('|')})$/]`, message: PROCESS_MESSAGE },
+];
+const ipcOnly = {
+  paths: [
+    { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use the typed IPC wrappers (src/main/ipc.ts, src/preload/index.ts); never raw ipcMain/ipcRenderer.' },
+  ],
+};
+/** no-restricted-imports options merged: flat config keeps only the last setting of a rule per file. */
+function restrict(...options) {
+  return ['error', { paths: options.flatMap((o) => o.paths ?? []), patterns: options.flatMap((o) => o.patterns ?? []) }];
+}
+const PROCESS_CHOKEPOINTS = ['src/engine/proc/**', 'src/engine/git/**'];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', 'fixtures/**', 'test-artifacts/**', 'scratch/**', 'native/**'] },
   ...tseslint.configs.recommended,
@@ -18,27 +41,23 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/engine/**/*.ts', 'src/shared/**/*.ts', 'src/host/**/*.ts', 'src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', electronFree] },
-  },
-  {
     // Raw IPC only in the typed wrappers: ipcMain in src/main/ipc.ts, ipcRenderer in the preload.
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/main/ipc.ts', 'src/preload/index.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use the typed IPC wrappers (src/main/ipc.ts, src/preload/index.ts); never raw ipcMain/ipcRenderer.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': restrict(ipcOnly, processFree), 'no-restricted-syntax': processSyntax },
+  },
+  {
+    files: ['src/main/ipc.ts', 'src/preload/index.ts'],
+    rules: { 'no-restricted-imports': restrict(processFree), 'no-restricted-syntax': processSyntax },
   },
   {
     files: ['src/engine/**/*.ts', 'src/shared/**/*.ts', 'src/host/**/*.ts', 'src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', electronFree] },
+    ignores: PROCESS_CHOKEPOINTS,
+    rules: { 'no-restricted-imports': restrict(electronFree, processFree) },
+  },
+  {
+    files: PROCESS_CHOKEPOINTS.map((dir) => `${dir}/*.ts`),
+    rules: { 'no-restricted-imports': restrict(electronFree), 'no-restricted-syntax': 'off' },
   },
   {
     files: ['scripts/**/*.mjs', 'fixtures/**/*.mjs'],

@@ -73,7 +73,8 @@ function median(values: number[]): number {
 export async function run(): Promise<void> {
   const { root, scenario } = makeRepo();
   const base = git(root, 'rev-parse', 'HEAD').trim();
-  const env = { ...process.env, IS_SANDBOX: '1', FAKE_CLAUDE_SCENARIO: scenario };
+  // Children get an allow-list environment: the fake's FAKE_* settings pass as the user's declaration.
+  const env = { ...process.env, IS_SANDBOX: '1', FAKE_CLAUDE_SCENARIO: scenario, RELAY_PASS_ENV: 'FAKE_*' };
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
   const overheads: number[] = [];
   const totals: number[] = [];

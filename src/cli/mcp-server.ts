@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { loadProjectHistory, projectIdOf } from '../engine/handoff/history.js';
 import { briefExists, generateBriefId, readBriefMarkdown, resolveBriefRef, writeGapFill } from '../engine/handoff/persist.js';
 import { lastTickReport, recentRuns } from '../engine/handoff/runs.js';
-import { redactSecretsDeep, scanSecrets } from '../engine/handoff/secrets.js';
+import { findSecrets, redactSecrets, redactSecretsDeep } from '../engine/secrets/index.js';
 import { BRIEF_ID_PATTERN, GAP_SLOT_MAX_CHARS, GAP_SLOT_NAMES, HANDOFF_BRIEF_SCHEMA_VERSION, type GapFillRecord } from '../engine/handoff/types.js';
 
 export interface McpServerOptions {
@@ -54,10 +54,10 @@ export async function buildMcpServer(root: string, options: McpServerOptions = {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
-      const findings = scanSecrets(GAP_SLOT_NAMES.map((name) => args[name]).join('\n'));
+      const findings = findSecrets(GAP_SLOT_NAMES.map((name) => args[name]).join('\n'));
       if (findings.length > 0) {
-        const names = [...new Set(findings.map((f) => f.pattern))].join(', ');
-        return text(`Not recorded: the slots contain secret-looking text (pattern: ${names}). Remove it and call handoff_finalize again.`, true);
+        const names = [...new Set(findings.map((f) => f.ruleId))].join(', ');
+        return text(`Not recorded: the slots contain secret-looking text (rule: ${names}). Remove it and call handoff_finalize again.`, true);
       }
       const now = clock();
       const briefId = args.briefId ?? generateBriefId(now);
@@ -123,7 +123,8 @@ export async function buildMcpServer(root: string, options: McpServerOptions = {
       const ref = resolveBriefRef(root, args.briefId ?? 'latest', { markdownOnly: true });
       if (!ref.ok) return text(`${ref.error.code}: ${ref.error.message}`, true);
       const markdown = readBriefMarkdown(root, ref.value);
-      return markdown.ok ? text(markdown.value) : text(`${markdown.error.code}: ${markdown.error.message}`, true);
+      // Saved briefs were checked for secrets when written, but the file is on disk and may have been edited since.
+      return markdown.ok ? text(redactSecrets(markdown.value)) : text(`${markdown.error.code}: ${markdown.error.message}`, true);
     },
   );
 

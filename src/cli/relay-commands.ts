@@ -53,9 +53,10 @@ Backends:
   ollama   an Ollama server at OLLAMA_HOST (default http://localhost:11434); model from
            --model, OLLAMA_MODEL, or the server's most recent model
   CLIs are found on PATH, or at the absolute path in RELAY_CODEX_BIN / RELAY_GEMINI_BIN /
-  RELAY_CLAUDE_BIN. They run in the repository with secret-looking environment variables
-  removed (except their own API keys) and PHONE_A_FRIEND_DEPTH raised by one; a relay
-  started inside a relay is refused.
+  RELAY_CLAUDE_BIN. They run in the repository with an allow-list environment (PATH, HOME,
+  locale, terminal, proxies without passwords, toolchains, their own API key; more names with
+  RELAY_PASS_ENV) and PHONE_A_FRIEND_DEPTH raised by one; a relay started inside a relay is
+  refused.
 
 Sandbox: read-only (default) | workspace-write | danger-full-access; a backend that cannot
   honour a mode refuses it (ollama: read-only only).

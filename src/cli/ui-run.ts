@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../host/index.js';
 import { realEngines } from '../host/engines.js';
+import { openInBrowser as openWithBrowser } from '../engine/proc/browser.js';
 import { DATABASE_FILE, defaultDataDir, describeHeal, ensureDataDir, openStoreHealing, rebuildStore, StoreError, type Store } from '../engine/store/index.js';
 import { EXIT, print, printError } from './io.js';
 import { createCredentials, LAUNCH_TOKEN_TTL_MS, UI_SESSIONS_FILE } from './ui-credentials.js';
@@ -64,8 +65,8 @@ async function openInBrowser(link: LaunchLink): Promise<() => void> {
     clearTimeout(timer);
     launch.remove();
   });
-  const { default: open } = await import('open');
-  await open(launch.file).catch((error: unknown) => printError(`! Could not open a browser (${(error as Error).message}); open the link above.`));
+  const opened = await openWithBrowser(launch.file, { env: process.env });
+  if (!opened.ok) printError(`! Could not open a browser (${opened.error.message}); open the link above.`);
   return () => {
     clearTimeout(timer);
     launch.remove();

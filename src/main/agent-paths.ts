@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { execa } from 'execa';
 import { findOnPath, isExecutableFile } from '../engine/fs/which.js';
+import { runProcess } from '../engine/proc/index.js';
+import { buildChildEnv } from '../engine/secrets/index.js';
 
 /**
  * A desktop-launched app gets a minimal PATH (no Homebrew, nvm or ~/.local/bin), so agent CLIs
@@ -43,12 +44,17 @@ export function resolveAgentPath(name: string, options: AgentPathOptions): Agent
 /** Asks the user's login shell for its PATH (macOS/Linux); null when that fails or on Windows. */
 export async function loginShellPath(shell = process.env.SHELL, platform: NodeJS.Platform = process.platform): Promise<string | null> {
   if (platform === 'win32' || !shell) return null;
-  try {
-    // A fixed script, no user input: prints PATH between markers so shell banners are ignored.
-    const run = await execa(shell, ['-l', '-i', '-c', 'printf "__RELAY_PATH__%s__RELAY_PATH__" "$PATH"'], { timeout: 5000, reject: false, stdin: 'ignore' });
-    const m = /__RELAY_PATH__(.*)__RELAY_PATH__/s.exec(run.stdout);
-    return m ? m[1]! : null;
-  } catch {
-    return null;
-  }
+  // A fixed script, no user input: prints PATH between markers so shell banners are ignored. The
+  // shell's rc files rebuild PATH; it needs no credentials for that (engine/proc's base allow-list).
+  const run = await runProcess({
+    command: shell,
+    args: ['-l', '-i', '-c', 'printf "__RELAY_PATH__%s__RELAY_PATH__" "$PATH"'],
+    cwd: process.env.HOME ?? process.cwd(),
+    env: buildChildEnv({ from: process.env, profile: 'base', platform }),
+    timeoutMs: 5_000,
+    maxOutputBytes: 1024 * 1024,
+  });
+  if (run.kind === 'spawn-failed') return null;
+  const m = /__RELAY_PATH__(.*)__RELAY_PATH__/s.exec(run.stdout);
+  return m ? m[1]! : null;
 }

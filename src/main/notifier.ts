@@ -1,5 +1,6 @@
 // Native notifications, written against the few members of Electron's Notification it uses so
 // that a plain Node test can drive clicks and actions. app-shell passes Electron's class.
+import { redactSecrets } from '../engine/secrets/index.js';
 import type { NotificationModel } from './notifications.js';
 
 export interface NotifierHandlers {
@@ -60,9 +61,11 @@ export function createNotifier(NotificationClass: NativeNotificationClass, platf
     show(model, handlers) {
       if (!NotificationClass.isSupported()) return;
       const withActions = model.actions !== undefined && model.approvalId !== undefined && supportsActions(platform);
+      // Bodies quote error messages and commit subjects; the OS keeps notifications in a history
+      // other apps and the lock screen can show, so secrets are withheld before they leave.
       const notification = new NotificationClass({
-        title: model.title,
-        body: model.body,
+        title: redactSecrets(model.title),
+        body: redactSecrets(model.body),
         urgency: model.urgent ? 'critical' : 'normal',
         ...(withActions ? { actions: model.actions!.map((text) => ({ type: 'button' as const, text })) } : {}),
       });

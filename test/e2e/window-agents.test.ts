@@ -287,20 +287,20 @@ describe('Ask a friend and Hand off in a real browser', () => {
 
   it('withholds a brief holding a secret: the pattern is named, the text is not shown, saving is off', async () => {
     const root = await project('leaky');
-    await recordPatch(root, { projectId: 'leaky', file: 'src/s.ts', body: 'export const s = 1;', message: 'chore: creds', prose: `Tested with ${FAKE_SECRETS['aws-access-key']} locally.` });
+    await recordPatch(root, { projectId: 'leaky', file: 'src/s.ts', body: 'export const s = 1;', message: 'chore: creds', prose: `Tested with ${FAKE_SECRETS['aws-access-key-id']} locally.` });
     const { page } = await openWindow('#/projects/leaky/handoff');
 
     await step('both validations refuse it and name the pattern', async () => {
       const saving = await visible(page.getByRole('region', { name: 'Saving' }));
       expect(await saving.innerText()).toContain('refused');
       expect(await saving.innerText()).toContain('SECRET_DETECTED');
-      expect(await saving.innerText()).toContain('aws-access-key');
+      expect(await saving.innerText()).toContain('aws-access-key-id');
       expect(await page.getByRole('region', { name: 'Dispatching' }).innerText()).toContain('SECRET_DETECTED');
     });
     await step('the brief is not shown and cannot be saved', async () => {
       await visible(page.getByRole('alert').filter({ hasText: 'BRIEF_REFUSED' }));
       expect(await page.getByRole('button', { name: 'Save brief' }).isDisabled()).toBe(true);
-      expect(await page.locator('main').innerText()).not.toContain(FAKE_SECRETS['aws-access-key']);
+      expect(await page.locator('main').innerText()).not.toContain(FAKE_SECRETS['aws-access-key-id']);
       await screenshot(page, 'handoff-secret');
     });
     expect(page.errors).toEqual([]);

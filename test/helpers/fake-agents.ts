@@ -56,6 +56,8 @@ export function fakeAgentEnv(log: AgentLog, extra: Record<string, string> = {}):
     HOME: process.env.HOME ?? '/tmp',
     PHONE_A_FRIEND_DEPTH: '0',
     FAKE_AGENT_LOG: log.file,
+    // Children get an allow-list environment: the fakes' FAKE_* settings pass as the user's declaration.
+    RELAY_PASS_ENV: 'FAKE_*',
     ...extra,
   };
 }

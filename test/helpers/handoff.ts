@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeFiles } from './temp.js';
 import type { ProjectHistory, TransactionSummary } from '../../src/engine/handoff/history.js';
 import type { TickRun } from '../../src/engine/handoff/ticks.js';
-import type { SecretPatternName } from '../../src/engine/handoff/secrets.js';
+import type { SecretRuleId } from '../../src/engine/secrets/index.js';
 import type { GapFillRecord } from '../../src/engine/handoff/types.js';
 import { applyPatch } from '../../src/engine/patch/transaction.js';
 import { REPO_ROOT } from './cli.js';
@@ -109,9 +109,9 @@ export function writeTick(root: string, runId: string, report: Record<string, un
 }
 
 /** One fake secret per pattern, built at run time so the repository holds no string a secret scanner would flag. */
-export const FAKE_SECRETS: Readonly<Record<SecretPatternName, string>> = {
-  'aws-access-key': `AKIA${'IOSFODNN7EXAMPLE'}`,
-  'openai-key': `sk-${'proj-'}${'Zx9'.repeat(10)}`,
-  'generic-secret-assignment': `password = "${'hunter2'.repeat(2)}"`,
-  'pem-private-key': `-----BEGIN ${'RSA PRIVATE'} KEY-----\nMIIEow...\n-----END RSA PRIVATE KEY-----`,
-};
+export const FAKE_SECRETS = {
+  'aws-access-key-id': `AKIA${'IOSFODNN7EXAMPLE'}`,
+  'openai-api-key': `sk-${'proj-'}${'Zx9'.repeat(10)}`,
+  'secret-assignment': `password = "${'hunter2'.repeat(2)}"`,
+  'private-key': `-----BEGIN ${'RSA PRIVATE'} KEY-----\nMIIEow...\n-----END RSA PRIVATE KEY-----`,
+} as const satisfies Partial<Record<SecretRuleId, string>>;

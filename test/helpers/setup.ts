@@ -5,3 +5,7 @@ process.env.GIT_AUTHOR_EMAIL = 'test@relay-desk.invalid';
 process.env.GIT_COMMITTER_NAME = 'Relay Desk Test';
 process.env.GIT_COMMITTER_EMAIL = 'test@relay-desk.invalid';
 process.env.GIT_CONFIG_NOSYSTEM = '1';
+// Children get an allow-list environment (src/engine/secrets/child-env.ts); the fake agents and
+// terminals of the tests are steered by FAKE_* variables, which the user-facing RELAY_PASS_ENV
+// lets through (a `PREFIX_*` family passes only values that look like no secret).
+process.env.RELAY_PASS_ENV = 'FAKE_*';

@@ -302,7 +302,8 @@ mv "$RECORD.tmp" "$RECORD"
     );
     chmodSync(fakeBrowser, 0o755);
     const child = execa(process.execPath, [path.join(REPO_ROOT, 'dist/cli/relay.js'), 'ui', '--data-dir', tempDir('relay-open-data-')], {
-      env: { PATH, HOME: tempDir('relay-open-home-'), BROWSER: fakeBrowser, RECORD: record },
+      // RECORD reaches the fake browser only because it is named: the opener gets an allow-list environment.
+      env: { PATH, HOME: tempDir('relay-open-home-'), BROWSER: fakeBrowser, RECORD: record, RELAY_PASS_ENV: 'RECORD' },
       extendEnv: false,
       reject: false,
       stdin: 'ignore',

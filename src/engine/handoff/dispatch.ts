@@ -1,8 +1,10 @@
 // Seeds a new agent session with a brief: argv builders for Claude Code (brief appended to the
 // system prompt, plus a first turn) and Codex (`codex exec`, brief in the positional first turn),
-// and one spawner adapter (execa, argv only, no shell, an environment without other tools' secrets).
-import { execa } from 'execa';
+// and one spawner adapter (engine/proc: argv only, no shell, the agent's allow-list environment).
+import { runInteractive } from '../proc/interactive.js';
+import { DEPTH_ENV } from '../relay/depth.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
+import { agentChildEnv, type ChildEnv, type Env } from '../secrets/index.js';
 import type { AdapterName, CodexSandbox, Destination } from './config.js';
 
 /** Tells the new session what the brief is and how to hand over in turn. */
@@ -35,24 +37,13 @@ export function buildCodexChatArgv(markdown: string, options: { readonly cwd: st
   return ['exec', '-C', options.cwd, '--sandbox', options.sandbox ?? 'workspace-write', ...(options.extraArgs ?? []), `${HANDOFF_PREAMBLE}\n\n${markdown}`];
 }
 
-/** Environment variable names that look like credentials. */
-export const SECRET_NAME_PATTERN = /(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|SESSION_?KEY|COOKIE)/i;
-
-/** The credentials each adapter needs to log in: its own provider's, nobody else's. */
-const ADAPTER_ENV: Readonly<Record<AdapterName, RegExp>> = {
-  claude: /^(ANTHROPIC_|CLAUDE_)/,
-  codex: /^(OPENAI_|CODEX_)/,
-};
-
-/** The child's environment: the parent's, minus secret-looking variables other than the adapter's own and `passEnv`. */
-export function agentEnv(parent: Readonly<Record<string, string | undefined>>, adapter: AdapterName, passEnv: readonly string[] = []): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined) continue;
-    if (SECRET_NAME_PATTERN.test(name) && !ADAPTER_ENV[adapter].test(name) && !passEnv.includes(name)) continue;
-    env[name] = value;
-  }
-  return env;
+/**
+ * The agent's environment: the allow-list of engine/secrets with the adapter's own credentials
+ * (nobody else's), the profile's `passEnv` names (declared in relay.handoff.json, passed as
+ * credentials), and the relay depth guard passed on unchanged.
+ */
+export function agentEnv(parent: Env, adapter: AdapterName, passEnv: readonly string[] = []): ChildEnv {
+  return agentChildEnv(adapter, parent, { keys: passEnv, allow: [DEPTH_ENV] });
 }
 
 /** One process to start: program, argv, folder, exact environment, and what its stdin is. */
@@ -60,7 +51,7 @@ export interface AgentCommand {
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
+  readonly env: ChildEnv;
   /** Claude runs interactively on the user's terminal; Codex gets a closed stdin (it would wait on it). */
   readonly stdin: 'inherit' | 'ignore';
 }
@@ -68,7 +59,7 @@ export interface AgentCommand {
 export type DispatchFailureCode = 'DISPATCH_ARG_TOO_LARGE' | 'AGENT_NOT_FOUND' | 'AGENT_FAILED';
 
 /** Builds the command that seeds `destination` with the brief, without running it. */
-export function planDispatch(destination: Destination, markdown: string, context: { readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>> }): Result<AgentCommand, 'DISPATCH_ARG_TOO_LARGE'> {
+export function planDispatch(destination: Destination, markdown: string, context: { readonly cwd: string; readonly env: Env }): Result<AgentCommand, 'DISPATCH_ARG_TOO_LARGE'> {
   let args: string[];
   let stdin: AgentCommand['stdin'];
   switch (destination.adapter) {
@@ -102,28 +93,25 @@ export interface AgentSpawner {
   run(command: AgentCommand): Promise<SpawnOutcome>;
 }
 
-/** The real spawner: execa with an argv array, no shell, exactly the given environment, output on the user's terminal. */
-export const execaSpawner: AgentSpawner = {
+/** The real spawner: engine/proc's interactive run, the agent on the user's terminal. */
+export const terminalSpawner: AgentSpawner = {
   async run(command): Promise<SpawnOutcome> {
-    const result = await execa(command.command, [...command.args], {
-      cwd: command.cwd,
-      env: { ...command.env },
-      extendEnv: false,
-      shell: false,
-      stdin: command.stdin,
-      stdout: 'inherit',
-      stderr: 'inherit',
-      reject: false,
-    });
-    if (result.exitCode !== undefined) return { status: 'exited', exitCode: result.exitCode };
-    if ((result as { code?: string }).code === 'ENOENT') return { status: 'not-found' };
-    if (result.signal) return { status: 'signalled', signal: result.signal };
-    return { status: 'failed', message: (result as { originalMessage?: string }).originalMessage ?? result.message ?? 'unknown error' };
+    const outcome = await runInteractive({ command: command.command, args: command.args, cwd: command.cwd, env: command.env, stdin: command.stdin === 'inherit' ? 'inherit' : 'closed' });
+    switch (outcome.kind) {
+      case 'exited':
+        return { status: 'exited', exitCode: outcome.exitCode };
+      case 'signalled':
+        return { status: 'signalled', signal: outcome.signal };
+      case 'spawn-failed':
+        return outcome.code === 'ENOENT' ? { status: 'not-found' } : { status: 'failed', message: outcome.message };
+      default:
+        return assertNever(outcome);
+    }
   },
 };
 
 /** Runs a planned command and turns its end into a result: ok only when the agent exited 0. */
-export async function runDispatch(command: AgentCommand, spawner: AgentSpawner = execaSpawner): Promise<Result<{ readonly exitCode: number }, DispatchFailureCode>> {
+export async function runDispatch(command: AgentCommand, spawner: AgentSpawner = terminalSpawner): Promise<Result<{ readonly exitCode: number }, DispatchFailureCode>> {
   const outcome = await spawner.run(command);
   switch (outcome.status) {
     case 'exited':

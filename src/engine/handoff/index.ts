@@ -12,8 +12,6 @@ export type { RenderedBrief, RenderedSection, RenderOptions, SectionBudgets } fr
 export { estimateTokens } from './token-estimate.js';
 export { validateBrief } from './validate.js';
 export type { ValidationReport, ValidationIssue, ValidationMode } from './validate.js';
-export { scanSecrets, SECRET_PATTERNS } from './secrets.js';
-export type { SecretPatternName, SecretFinding } from './secrets.js';
 export {
   HANDOFFS_DIR,
   checkBriefId,
@@ -30,7 +28,7 @@ export {
 export type { GapFillRead, PersistFailureCode } from './persist.js';
 export { loadHandoffConfig, resolveDestination, HANDOFF_CONFIG_FILE } from './config.js';
 export type { Destination, HandoffConfig, HandoffProfile, AdapterName } from './config.js';
-export { buildClaudeChatArgv, buildCodexChatArgv, planDispatch, runDispatch, agentEnv, execaSpawner } from './dispatch.js';
+export { buildClaudeChatArgv, buildCodexChatArgv, planDispatch, runDispatch, agentEnv, terminalSpawner } from './dispatch.js';
 export type { AgentCommand, AgentSpawner, SpawnOutcome } from './dispatch.js';
 export { stepThresholdNudge, contextUsePct, usageFromClaudeWrapper, INITIAL_NUDGE_STATE, HANDOFF_THRESHOLD_PCT } from './threshold.js';
 export type { NudgeState, HandoffPromptPayload, UsageObservation, ClaudeUsage } from './threshold.js';

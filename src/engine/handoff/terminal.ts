@@ -4,14 +4,19 @@
 // this module only picks a terminal and builds argv arrays. No shell line is ever assembled
 // from input: ids are checked against strict patterns first, Linux gets a fixed `sh -c` script
 // whose words arrive as positional parameters, and macOS's .command script quotes every word.
-import { spawn } from 'node:child_process';
+// The terminal is started through engine/proc (launchDetached) with an allow-list environment:
+// the desktop session, the user's tools, relay's own settings, and the one agent's credentials.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { findOnPath } from '../fs/which.js';
-import { fail, ok, type Result } from '../result.js';
+import { launchDetached } from '../proc/launch.js';
+import { DEPTH_ENV } from '../relay/depth.js';
+import { assertNever, fail, ok, type Result } from '../result.js';
+import { AGENT_ENV, buildChildEnv, TOOL_NAMES, type ChildEnv, type Env } from '../secrets/index.js';
+import { loadHandoffConfig, resolveDestination, type AdapterName } from './config.js';
 import { checkBriefId } from './persist.js';
 
 /** Destination names `--to` takes: an adapter or a profile name of relay.handoff.json (same pattern as config.ts). */
@@ -71,15 +76,17 @@ export interface TerminalLaunch {
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
+  readonly env: ChildEnv;
   /** The same dispatch as one line to paste into a terminal by hand. */
   readonly byHand: string;
 }
 
 export interface TerminalOptions {
   readonly platform: NodeJS.Platform;
-  /** The environment the terminal (and so relay and the agent) gets; its PATH is searched for terminals. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The environment the terminal's (and so relay's and the agent's) allow-list is drawn from; its PATH is searched for terminals. */
+  readonly env: Env;
+  /** The agent the dispatch starts: its credentials (and a profile's passEnv) must reach relay in the terminal. */
+  readonly agent?: { readonly adapter: AdapterName; readonly passEnv: readonly string[] };
   /** Where macOS's .command script is written (default: a fresh folder under the OS temp dir). */
   readonly tempDir?: () => string;
 }
@@ -112,12 +119,23 @@ function posixLine(argv: readonly string[], electronRunAsNode: boolean): string 
   return `${electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${quote([...argv])}`;
 }
 
-function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  // The terminal may itself be an Electron app: it must not start as Node. Only relay gets it.
-  delete out.ELECTRON_RUN_AS_NODE;
-  return out;
+/**
+ * The terminal's environment, which relay and then the agent inherit (relay narrows it again for
+ * the agent): the desktop session (the terminal opens a window), the user's tools, relay's own
+ * RELAY_* settings, the depth guard, and only the dispatched agent's credentials. Never
+ * ELECTRON_RUN_AS_NODE (the terminal may itself be an Electron app and must not start as Node)
+ * unless it is set here for relay on Windows.
+ */
+function terminalEnv(options: TerminalOptions, set: Readonly<Record<string, string>>): ChildEnv {
+  const agent = options.agent ? AGENT_ENV[options.agent.adapter] : undefined;
+  return buildChildEnv({
+    from: options.env,
+    profile: 'desktop',
+    allow: [...TOOL_NAMES, 'RELAY_*', DEPTH_ENV, ...(agent?.names ?? [])],
+    keys: [...(agent?.keys ?? []), ...(options.agent?.passEnv ?? [])],
+    set,
+    platform: options.platform,
+  });
 }
 
 /** Characters cmd.exe would read as its own syntax in an argument (`start` re-parses the line). */
@@ -129,7 +147,7 @@ const CMD_UNSAFE = /["%&|<>^!\r\n]/;
  * generated .command script. Windows: a new cmd.exe window through `start`.
  */
 export function planTerminalLaunch(relayArgv: readonly string[], relay: RelayInvocation, cwd: string, options: TerminalOptions): Result<TerminalLaunch, TerminalFailureCode> {
-  const env = cleanEnv(options.env);
+  const env = terminalEnv(options, {});
   const byHand = options.platform === 'win32' ? relayArgv.map((a) => (/[\s]/.test(a) ? `"${a}"` : a)).join(' ') : posixLine(relayArgv, relay.electronRunAsNode);
   if (options.platform === 'darwin') {
     const dir = options.tempDir?.() ?? mkdtempSync(path.join(os.tmpdir(), 'relay-handoff-'));
@@ -143,15 +161,15 @@ export function planTerminalLaunch(relayArgv: readonly string[], relay: RelayInv
   if (options.platform === 'win32') {
     const unsafe = relayArgv.find((a) => CMD_UNSAFE.test(a));
     if (unsafe !== undefined) return fail('TERMINAL_ARG_UNSAFE', `Cannot pass ${JSON.stringify(unsafe)} through cmd.exe safely. Run this in a terminal instead: ${byHand}`);
-    const winEnv = relay.electronRunAsNode ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : env;
+    const winEnv = relay.electronRunAsNode ? terminalEnv(options, { ELECTRON_RUN_AS_NODE: '1' }) : env;
     // The empty argument becomes `""` on the command line: start's window title, so the next word is the program.
     return ok({ terminal: 'cmd.exe', command: 'cmd.exe', args: ['/c', 'start', '', 'cmd.exe', '/k', ...relayArgv], cwd, env: winEnv, byHand });
   }
-  const searchPath = env.PATH ?? '';
+  const searchPath = options.env.PATH ?? '';
   const inner = [...(relay.electronRunAsNode ? ['env', 'ELECTRON_RUN_AS_NODE=1'] : []), ...relayArgv];
   const wrapped = ['/bin/sh', '-c', KEEP_OPEN_SCRIPT, 'relay-handoff', ...inner];
   const tried: string[] = [];
-  const preferred = env.TERMINAL?.trim();
+  const preferred = options.env.TERMINAL?.trim();
   if (preferred) {
     const found = path.isAbsolute(preferred) ? (existsSync(preferred) ? preferred : null) : findOnPath(preferred, searchPath, options.platform);
     const name = path.basename(preferred);
@@ -169,40 +187,37 @@ export function planTerminalLaunch(relayArgv: readonly string[], relay: RelayInv
 /** How long a terminal that fails at once (no display, bad flag) is waited for before calling it started. */
 export const EARLY_EXIT_MS = 400;
 
-/** Starts the planned terminal detached and unref'd; fails when it cannot start or exits non-zero at once. */
-export function launchTerminal(plan: TerminalLaunch, options: { readonly earlyExitMs?: number } = {}): Promise<Result<{ readonly launched: string }, 'TERMINAL_FAILED'>> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const settle = (result: Result<{ readonly launched: string }, 'TERMINAL_FAILED'>): void => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    const failed = (why: string) => fail('TERMINAL_FAILED', `${plan.terminal} ${why}. Run this in a terminal instead: ${plan.byHand}`);
-    let child;
-    try {
-      child = spawn(plan.command, [...plan.args], { cwd: plan.cwd, env: { ...plan.env }, detached: true, stdio: 'ignore', shell: false, windowsHide: false });
-    } catch (error) {
-      settle(failed(`could not start: ${(error as Error).message}`));
-      return;
-    }
-    child.once('error', (error) => settle(failed(`could not start: ${error.message}`)));
-    child.once('exit', (code, signal) => {
-      if (code === 0) settle(ok({ launched: plan.terminal }));
-      else settle(failed(signal ? `was stopped by ${signal}` : `exited at once with code ${code}`));
-    });
-    child.once('spawn', () => {
-      child.unref();
-      setTimeout(() => settle(ok({ launched: plan.terminal })), options.earlyExitMs ?? EARLY_EXIT_MS).unref();
-    });
-  });
+/** Starts the planned terminal detached and unref'd (engine/proc); fails when it cannot start or exits non-zero at once. */
+export async function launchTerminal(plan: TerminalLaunch, options: { readonly earlyExitMs?: number } = {}): Promise<Result<{ readonly launched: string }, 'TERMINAL_FAILED'>> {
+  const failed = (why: string) => fail('TERMINAL_FAILED', `${plan.terminal} ${why}. Run this in a terminal instead: ${plan.byHand}`);
+  const outcome = await launchDetached({ command: plan.command, args: plan.args, cwd: plan.cwd, env: plan.env, earlyExitMs: options.earlyExitMs ?? EARLY_EXIT_MS });
+  switch (outcome.kind) {
+    case 'running':
+      return ok({ launched: plan.terminal });
+    case 'exited':
+      // Some terminals (gnome-terminal, `open -a Terminal`) hand the window to a server and exit 0 at once.
+      if (outcome.exitCode === 0) return ok({ launched: plan.terminal });
+      return failed(outcome.signal ? `was stopped by ${outcome.signal}` : `exited at once with code ${outcome.exitCode}`);
+    case 'spawn-failed':
+      return failed(`could not start: ${outcome.message}`);
+    default:
+      return assertNever(outcome);
+  }
+}
+
+/** The adapter a destination name dispatches to and its passEnv, when relay.handoff.json (or the name itself) says. */
+function dispatchedAgent(root: string, target: string): TerminalOptions['agent'] {
+  const config = loadHandoffConfig(root);
+  if (!config.ok) return undefined;
+  const destination = resolveDestination(target, config.value);
+  return destination.ok ? { adapter: destination.value.adapter, passEnv: destination.value.passEnv } : undefined;
 }
 
 /** Plans and starts `relay handoff --resume <briefId> --to <target>` in a terminal, in the project folder. */
 export async function startDispatchInTerminal(request: DispatchRequest, options: TerminalOptions & { readonly relay: RelayInvocation; readonly earlyExitMs?: number }): Promise<Result<{ readonly launched: string }, TerminalFailureCode>> {
   const argv = relayDispatchArgv(options.relay, request);
   if (!argv.ok) return argv;
-  const plan = planTerminalLaunch(argv.value, options.relay, request.root, options);
+  const plan = planTerminalLaunch(argv.value, options.relay, request.root, { ...options, agent: options.agent ?? dispatchedAgent(request.root, request.target) });
   if (!plan.ok) return plan;
   return launchTerminal(plan.value, options.earlyExitMs !== undefined ? { earlyExitMs: options.earlyExitMs } : {});
 }

@@ -1,7 +1,8 @@
 // Brief validation (D-09). STRICT, used before a dispatch: required sections, the hard token cap
 // (refused unless forced) and secrets. PERMISSIVE, used when only saving: secrets, plus a
-// soft-cap warning. A secret fails both modes and `force` never overrides it.
-import { scanSecrets, type SecretPatternName } from './secrets.js';
+// soft-cap warning. A secret fails both modes and `force` never overrides it. Secrets are found by
+// engine/secrets, the one detector.
+import { findSecrets, type SecretFindingId } from '../secrets/index.js';
 import { estimateTokens } from './token-estimate.js';
 import { BRIEF_SECTIONS, HANDOFF_BRIEF_SCHEMA_VERSION, HARD_TOKEN_CAP, SECTION_TITLES, SOFT_TOKEN_CAP } from './types.js';
 
@@ -12,8 +13,8 @@ export type ValidationCode = 'SECRET_DETECTED' | 'SECTION_MISSING' | 'SCHEMA_VER
 export interface ValidationIssue {
   readonly code: ValidationCode;
   readonly message: string;
-  /** For SECRET_DETECTED: which pattern matched (the matched text is never kept). */
-  readonly pattern?: SecretPatternName;
+  /** For SECRET_DETECTED: the id of the rule that matched (the matched text is never kept). */
+  readonly pattern?: SecretFindingId;
   readonly line?: number;
   readonly section?: string;
 }
@@ -49,14 +50,19 @@ export function validateBrief(markdown: string, options: ValidateOptions): Valid
   const tokens = estimateTokens(markdown);
   const lines = markdown.split('\n');
 
-  for (const finding of scanSecrets(markdown)) {
+  const reported = new Set<string>();
+  for (const finding of findSecrets(markdown)) {
+    // One finding per rule and line: a line with two tokens of one kind is one thing to fix.
+    const key = `${finding.ruleId}:${finding.line}`;
+    if (reported.has(key)) continue;
+    reported.add(key);
     const section = sectionAt(lines, finding.line);
     errors.push({
       code: 'SECRET_DETECTED',
-      pattern: finding.pattern,
+      pattern: finding.ruleId,
       line: finding.line,
       section,
-      message: `Line ${finding.line} (section "${section}") matches the secret pattern "${finding.pattern}". Remove the secret from the record it comes from; this check has no override.`,
+      message: `Line ${finding.line} (section "${section}") matches the secret rule "${finding.ruleId}". Remove the secret from the record it comes from; this check has no override.`,
     });
   }
 

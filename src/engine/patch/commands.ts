@@ -1,6 +1,7 @@
-import { execa } from 'execa';
 import { parse as parseShellWords } from 'shell-quote';
-import { fail, ok, type Result } from '../result.js';
+import { runProcess, type ProcOutcome } from '../proc/run.js';
+import { assertNever, fail, ok, type Result } from '../result.js';
+import { buildChildEnv } from '../secrets/index.js';
 
 /** How a child command ended. */
 export interface CommandResult {
@@ -38,23 +39,52 @@ export function toArgv(command: string | readonly string[]): Result<string[], 'C
   return words.length > 0 ? ok(words) : fail('COMMAND_INVALID', 'Empty command.');
 }
 
-/** The default runner: execa with shell disabled, stdin closed, output interleaved. */
-export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {
+/** Output of a linter or pre/post command kept in memory; a linter printing more is cut (and says so). */
+const MAX_COMMAND_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+/** What a finished command means to a transaction. */
+function commandResult(outcome: ProcOutcome, argv: readonly string[]): CommandResult {
+  switch (outcome.kind) {
+    case 'exited':
+      return { exitCode: outcome.exitCode, output: withCut(outcome.all, outcome.truncated), timedOut: false };
+    case 'signalled':
+    case 'cancelled':
+      return { exitCode: 1, output: withCut(outcome.all, outcome.truncated), timedOut: false };
+    case 'timed-out':
+      return { exitCode: 1, output: withCut(outcome.all, outcome.truncated), timedOut: true };
+    case 'spawn-failed':
+      return { exitCode: 1, output: `Could not start ${argv.join(' ')}: ${outcome.message}\n`, timedOut: false, startFailed: true };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function withCut(output: string, truncated: boolean): string {
+  return truncated ? `${output}\n[output cut at ${MAX_COMMAND_OUTPUT_BYTES} bytes per stream]\n` : output;
+}
+
+/**
+ * The default runner (engine/proc): argv without a shell, stdin closed, output interleaved, and
+ * the process group ended on timeout and cancel, so a linter's workers do not outlive it. The
+ * command is the user's own tool (npm, npx, tsc, eslint): it gets the tools allow-list
+ * environment, not the credentials of the shell Relay Desk was started from.
+ */
+export const commandRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {
   const [file, ...args] = argv;
-  const run = await execa(file!, args, {
+  const outcome = await runProcess({
+    command: file!,
+    args,
     cwd,
-    shell: false,
-    reject: false,
-    all: true,
-    stdin: 'ignore',
-    timeout: timeoutMs,
-    ...(signal ? { cancelSignal: signal } : {}),
-    stripFinalNewline: false,
+    env: buildChildEnv({ from: process.env, profile: 'tools' }),
+    timeoutMs,
+    maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES,
+    ...(signal ? { signal } : {}),
   });
-  const output = typeof run.all === 'string' ? run.all : '';
-  const spawnError = run.failed && run.exitCode === undefined && !run.timedOut ? `${run.shortMessage}\n` : '';
-  return { exitCode: run.exitCode ?? 1, output: spawnError + output, timedOut: run.timedOut === true, ...(spawnError ? { startFailed: true } : {}) };
+  return commandResult(outcome, argv);
 };
+
+/** The runner's former name, kept so transaction.ts (edited in another lane this round) needs no change. */
+export const execaRunner = commandRunner;
 
 /**
  * Counts errors in a linter's output: a summary line when the tool prints one (tsc, eslint),

@@ -18,7 +18,7 @@ export { DEPTH_ENV, MAX_RELAY_DEPTH, parseDepth, type Env } from './depth.js';
 export { buildPrompt } from './envelope.js';
 export { detectDefaultBranch, gitDiff, gitDiffBase } from './git-context.js';
 export { BUILTIN_BACKENDS, capabilityTable, type BackendTable } from './backends/registry.js';
-export { spawnProcess, type SpawnOutcome, type SpawnRequest, type Spawner } from './backends/spawn.js';
+export type { Spawner } from './backends/types.js';
 export {
   BACKEND_NAMES,
   SANDBOX_MODES,

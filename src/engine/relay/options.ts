@@ -4,8 +4,8 @@ import type { RetryPolicy } from '../llm/retry.js';
 import type { Env } from './depth.js';
 import { RelayError } from './errors.js';
 import { BUILTIN_BACKENDS, findBackend, type BackendTable } from './backends/registry.js';
-import { spawnProcess, type Spawner } from './backends/spawn.js';
-import { SANDBOX_MODES, type Backend, type BackendDeps, type FetchLike, type RelayEventSink, type SandboxMode } from './backends/types.js';
+import { runProcess } from '../proc/run.js';
+import { SANDBOX_MODES, type Backend, type BackendDeps, type FetchLike, type RelayEventSink, type SandboxMode, type Spawner } from './backends/types.js';
 
 /** The backend used when none is named. */
 export const DEFAULT_BACKEND = 'codex';
@@ -34,7 +34,7 @@ export interface RelayCommonOptions {
   readonly onEvent?: RelayEventSink;
   /** The caller's environment (default process.env): depth guard, PATH, RELAY_*_BIN, OLLAMA_HOST, keys. */
   readonly env?: Env;
-  /** Starts agent CLIs (default: the execa adapter). */
+  /** Starts agent CLIs (default: engine/proc's runProcess). */
   readonly spawner?: Spawner;
   /** HTTP for Ollama (default: the platform's fetch). */
   readonly fetch?: FetchLike;
@@ -82,7 +82,7 @@ export function resolveCommon(options: RelayCommonOptions): ResolvedCommon {
     model: options.model?.trim() ? options.model.trim() : null,
     env: options.env ?? process.env,
     deps: {
-      spawner: options.spawner ?? spawnProcess,
+      spawner: options.spawner ?? runProcess,
       fetch: options.fetch ?? globalThis.fetch,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),

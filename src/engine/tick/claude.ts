@@ -1,12 +1,14 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
-import { runChild } from './child.js';
+import { runProcess, type ProcOutcome } from '../proc/run.js';
+import { assertNever } from '../result.js';
+import { DEPTH_ENV } from '../relay/depth.js';
+import { agentChildEnv, buildChildEnv, type ChildEnv } from '../secrets/index.js';
 import type { TickConfig } from './config.js';
 import { judgeCall, parseClaudeVersion, parsePermissionModes, wrapperCost, type CallVerdict } from './wrapper.js';
 
-/** Environment handed to child processes; the caller decides what it holds. */
-export type ChildEnv = Readonly<Record<string, string | undefined>>;
+/** The environment a tick's children get their allow-list from (the caller's; process.env when absent). */
+export type SourceEnv = Readonly<Record<string, string | undefined>>;
 
 /** One Claude Code call: the adapter's only input. */
 export interface ClaudeInvocation {
@@ -16,7 +18,7 @@ export interface ClaudeInvocation {
   readonly prompt: string;
   readonly cwd: string;
   readonly timeoutMs: number;
-  readonly env?: ChildEnv;
+  readonly env?: SourceEnv;
   /** Kills the call when aborted. */
   readonly signal?: AbortSignal;
 }
@@ -87,34 +89,37 @@ export function builderArgs(config: TickConfig, maxTurns: number, systemPrompt: 
   ];
 }
 
-function envOptions(env: ChildEnv | undefined): { env?: Record<string, string | undefined>; extendEnv?: boolean } {
-  return env ? { env: { ...env }, extendEnv: false } : {};
-}
-
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
-/** The whole environment of a child: the one given, else this process's own. */
-export function childEnv(env: ChildEnv | undefined): Record<string, string> {
-  const whole: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env ?? process.env)) if (value !== undefined) whole[key] = value;
-  return whole;
+/**
+ * The environment of a Claude call (builder, orchestrator, probe): the agent allow-list with
+ * Claude's own credentials, and the relay depth guard passed on unchanged (so a builder that
+ * asks a friend counts as one level).
+ */
+export function claudeEnv(env: SourceEnv | undefined): ChildEnv {
+  return agentChildEnv('claude', env ?? process.env, { allow: [DEPTH_ENV] });
+}
+
+/** The environment of a verification command: the user's own tools, no credentials. */
+export function toolEnv(env: SourceEnv | undefined): ChildEnv {
+  return buildChildEnv({ from: env ?? process.env, profile: 'tools' });
 }
 
 /**
  * Runs one Claude Code call as a child (argv only, no shell, cwd = repo root) and judges it.
- * It runs in its own process group (child.ts): on timeout, cancel or exit, the tools Claude
+ * It runs in its own process group (engine/proc): on timeout, cancel or exit, the tools Claude
  * started go with it.
  */
 export async function invokeClaude(call: ClaudeInvocation, now: () => number = Date.now): Promise<ClaudeCallRecord> {
   const started = now();
-  const child = await runChild({
+  const child = await runProcess({
     command: commandPath(call.command, call.cwd),
     args: call.args,
     cwd: call.cwd,
-    env: childEnv(call.env),
+    env: claudeEnv(call.env),
     input: call.prompt,
     timeoutMs: Math.floor(call.timeoutMs),
-    maxBuffer: MAX_OUTPUT_BYTES,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
     ...(call.signal ? { signal: call.signal } : {}),
   });
   const ran = child.kind !== 'spawn-failed';
@@ -141,7 +146,7 @@ export async function invokeClaude(call: ClaudeInvocation, now: () => number = D
 }
 
 /** The absolute path the command resolves to, searching PATH for a bare name; null when not found. */
-export function resolveCommand(command: string, root: string, env: ChildEnv): string | null {
+export function resolveCommand(command: string, root: string, env: SourceEnv): string | null {
   const executable = (file: string): boolean => {
     try {
       accessSync(file, constants.X_OK);
@@ -169,16 +174,32 @@ export interface ClaudeProbe {
   readonly problem: string | null;
 }
 
+function probeFailure(outcome: ProcOutcome): string {
+  switch (outcome.kind) {
+    case 'spawn-failed':
+      return outcome.message;
+    case 'exited':
+      return outcome.stderr.trim() || `exit code ${outcome.exitCode}`;
+    case 'signalled':
+      return `stopped by ${outcome.signal}`;
+    case 'timed-out':
+      return 'no answer within 20 seconds';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return assertNever(outcome);
+  }
+}
+
 /** Asks the Claude CLI for its version and the permission modes it accepts (for `relais doctor`). */
-export async function probeClaude(command: string, root: string, env: ChildEnv | undefined): Promise<ClaudeProbe> {
-  const run = (args: string[]) =>
-    execa(commandPath(command, root), args, { cwd: root, shell: false, reject: false, stdin: 'ignore', timeout: 20_000, ...envOptions(env) });
+export async function probeClaude(command: string, root: string, env: SourceEnv | undefined): Promise<ClaudeProbe> {
+  const run = (args: string[]) => runProcess({ command: commandPath(command, root), args, cwd: root, env: claudeEnv(env), timeoutMs: 20_000, maxOutputBytes: 1024 * 1024 });
   const version = await run(['--version']);
-  if (version.exitCode !== 0) return { version: null, permissionModes: [], problem: `\`${command} --version\` failed: ${(version.stderr || version.shortMessage || '').toString().trim()}` };
+  if (version.kind !== 'exited' || version.exitCode !== 0) return { version: null, permissionModes: [], problem: `\`${command} --version\` failed: ${probeFailure(version)}` };
   const help = await run(['--help']);
   return {
-    version: parseClaudeVersion(String(version.stdout)),
-    permissionModes: parsePermissionModes(String(help.stdout)),
-    problem: help.exitCode === 0 ? null : `\`${command} --help\` failed`,
+    version: parseClaudeVersion(version.stdout),
+    permissionModes: help.kind === 'spawn-failed' ? [] : parsePermissionModes(help.stdout),
+    problem: help.kind === 'exited' && help.exitCode === 0 ? null : `\`${command} --help\` failed`,
   };
 }

@@ -1,4 +1,4 @@
-import type { ChildEnv, ClaudeCallRecord } from './claude.js';
+import type { SourceEnv, ClaudeCallRecord } from './claude.js';
 import type { TickEventSink } from './events.js';
 import type { BudgetLedger } from './ledger.js';
 import type { Project } from './project.js';
@@ -9,7 +9,7 @@ export interface TickContext {
   readonly runId: string;
   readonly clock: () => Date;
   readonly emit: TickEventSink;
-  readonly env?: ChildEnv;
+  readonly env?: SourceEnv;
   readonly claudeCommand: string;
   /** Cancels the tick: passed to every child process. */
   readonly signal?: AbortSignal;

@@ -1,7 +1,7 @@
 import { git } from '../git/core.js';
 import { gitVersion, headCommit, workTreeRoot } from '../git/head.js';
 import { budgetWarnings, reservationShortfalls, worstCaseTick } from './budgets.js';
-import { probeClaude, resolveCommand, type ChildEnv } from './claude.js';
+import { probeClaude, resolveCommand, type SourceEnv } from './claude.js';
 import { defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
 import { inspectLock } from './lock.js';
 import { rootRefusesBypass, type RunnerIdentity } from './project.js';
@@ -52,7 +52,7 @@ export async function doctor(options: RunnerIdentity & { readonly root: string; 
   const add = (name: string, status: DoctorCheck['status'], detail: string): void => {
     checks.push({ name, status, detail });
   };
-  const env: ChildEnv = options.env ?? {};
+  const env: SourceEnv = options.env ?? {};
 
   try {
     const version = await gitVersion(options.root);

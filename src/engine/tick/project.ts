@@ -2,7 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { headPosition, workTreeRoot } from '../git/head.js';
 import type { Blocker } from './blocked.js';
-import type { ChildEnv } from './claude.js';
+import type { SourceEnv } from './claude.js';
 import { TICK_CONFIG_FILE, loadTickConfig, type TickConfig } from './config.js';
 import type { BuilderResult, Task } from './task.js';
 import { compileSchema, type SchemaCheck } from './validate.js';
@@ -26,7 +26,7 @@ export interface Project {
 /** Who runs the tick, for the checks that depend on it. */
 export interface RunnerIdentity {
   /** Environment of child processes (Claude, verification). */
-  readonly env?: ChildEnv;
+  readonly env?: SourceEnv;
   /** The runner's user id; 0 is root. Null where there is no such thing (Windows). */
   readonly uid?: number | null;
 }

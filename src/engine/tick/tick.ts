@@ -7,7 +7,7 @@ import { headCommit, headPosition, isAncestor } from '../git/head.js';
 import { blastLine, blastRadius, type BlastRadius, type TouchedFile } from './blast.js';
 import { blockedRecord, writeBlocked, type Blocker, type BlockedRecord } from './blocked.js';
 import { build, type BuildResult } from './build.js';
-import type { ChildEnv, ClaudeCallRecord } from './claude.js';
+import type { SourceEnv, ClaudeCallRecord } from './claude.js';
 import { verdictOf, type BlockedCode, type StopCode, type TickCode } from './codes.js';
 import type { CallSummary, TickContext } from './context.js';
 import type { TickEventSink } from './events.js';
@@ -161,7 +161,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     runId,
     clock: options.clock,
     emit: options.emit,
-    ...(options.env ? { env: options.env as ChildEnv } : {}),
+    ...(options.env ? { env: options.env as SourceEnv } : {}),
     claudeCommand: options.claudeCommand ?? config.claude_code_cli.command,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onClaudeCall ? { onClaudeCall: options.onClaudeCall } : {}),

@@ -1,6 +1,6 @@
 import { assertNever } from '../result.js';
-import { runChild, type ChildOutcome } from './child.js';
-import { childEnv, commandPath, type ChildEnv } from './claude.js';
+import { runProcess, type ProcOutcome } from '../proc/run.js';
+import { commandPath, toolEnv, type SourceEnv } from './claude.js';
 import type { PlannedRun } from './params.js';
 
 /** One verification command as it ran (the shape of a report's verification.runs item). */
@@ -30,7 +30,7 @@ export function displayCommand(cmd: string, args: readonly string[]): string {
 }
 
 /** How a command ended, for the last line of its verify.log section. */
-function ending(child: ChildOutcome, timeoutMs: number): string {
+function ending(child: ProcOutcome, timeoutMs: number): string {
   switch (child.kind) {
     case 'exited':
       return `exit ${child.exitCode}`;
@@ -48,12 +48,12 @@ function ending(child: ChildOutcome, timeoutMs: number): string {
 }
 
 /**
- * Runs the planned commands in order (fast ones first) with execa (child.ts), argv only, no shell, each
+ * Runs the planned commands in order (fast ones first) through engine/proc, argv only, no shell, each
  * under its timeout and the tick's deadline; the first failure stops the rest.
  */
 export async function runVerification(
   plan: readonly PlannedRun[],
-  options: { readonly root: string; readonly env?: ChildEnv; readonly deadlineMs: number; readonly now: () => number; readonly beforeRun: (run: PlannedRun) => void; readonly signal?: AbortSignal },
+  options: { readonly root: string; readonly env?: SourceEnv; readonly deadlineMs: number; readonly now: () => number; readonly beforeRun: (run: PlannedRun) => void; readonly signal?: AbortSignal },
 ): Promise<VerifyOutcome> {
   const runs: VerifyRun[] = [];
   const log: string[] = [];
@@ -62,15 +62,15 @@ export async function runVerification(
     options.beforeRun(planned);
     const timeout = Math.max(1, Math.min(planned.timeoutMs, options.deadlineMs - options.now()));
     const started = options.now();
-    // Its own process group (child.ts): a test runner's workers or a server the check started
+    // Its own process group (engine/proc): a test runner's workers or a server the check started
     // do not outlive it, nor hold its output open.
-    const child = await runChild({
+    const child = await runProcess({
       command: commandPath(planned.cmd, options.root),
       args: planned.args,
       cwd: options.root,
-      env: childEnv(options.env),
+      env: toolEnv(options.env),
       timeoutMs: timeout,
-      maxBuffer: 8 * 1024 * 1024,
+      maxOutputBytes: 8 * 1024 * 1024,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const duration = Math.max(0, Math.round(options.now() - started));

@@ -180,17 +180,17 @@ describe('relay handoff', () => {
 
     it('secrets: refused in both modes, even forced, naming the pattern and never printing it; nothing written or started', async () => {
       const root = await project();
-      await recordPatch(root, { file: 'src/s.ts', body: 'export const s = 1;', message: 'chore: creds', prose: `Tested with ${FAKE_SECRETS['aws-access-key']} and ${FAKE_SECRETS['openai-key']} locally.` });
+      await recordPatch(root, { file: 'src/s.ts', body: 'export const s = 1;', message: 'chore: creds', prose: `Tested with ${FAKE_SECRETS['aws-access-key-id']} and ${FAKE_SECRETS['openai-api-key']} locally.` });
       const { env, record } = agentEnv();
       for (const args of [['--save'], ['--to', 'codex', '--force'], [], ['--save', '--json']]) {
         const run = await relay(['handoff', ...args], { cwd: root, env });
         expect(run.exitCode, args.join(' ')).toBe(1);
         const output = run.stdout + run.stderr;
         expect(output).toContain('SECRET_DETECTED');
-        expect(output).toContain('aws-access-key');
-        expect(output).toContain('openai-key');
-        expect(output).not.toContain(FAKE_SECRETS['aws-access-key']);
-        expect(output).not.toContain(FAKE_SECRETS['openai-key']);
+        expect(output).toContain('aws-access-key-id');
+        expect(output).toContain('openai-api-key');
+        expect(output).not.toContain(FAKE_SECRETS['aws-access-key-id']);
+        expect(output).not.toContain(FAKE_SECRETS['openai-api-key']);
         expect(output).not.toContain('# Handoff brief');
       }
       expect(briefFiles(root)).toEqual([]);

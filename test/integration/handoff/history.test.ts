@@ -142,7 +142,7 @@ describe('handoffEngine (the runtime binding)', () => {
     await recordPatch(root, { file: 'src/k.ts', body: 'export const k = 1;', message: 'chore: key', prose: `-----BEGIN ${'EC PRIVATE'} KEY----- pasted by mistake` });
     const built = await handoffEngine.build(root, {}, { now: () => new Date() });
     expect(built).toMatchObject({ ok: false, error: { code: 'BRIEF_REFUSED' } });
-    if (!built.ok) expect(built.error.message).toContain('pem-private-key');
+    if (!built.ok) expect(built.error.message).toContain('private-key');
     expect(existsSync(path.join(root, '.relaycode/handoffs'))).toBe(false);
   });
 });

@@ -89,10 +89,10 @@ describe('relay mcp', () => {
     expect(traversal.isError).toBe(true);
     const missingSlot = await client.callTool({ name: 'handoff_finalize', arguments: { schemaVersion: 1, inFlight: 'x' } });
     expect(missingSlot.isError).toBe(true);
-    const secret = await client.callTool({ name: 'handoff_finalize', arguments: { schemaVersion: 1, ...SLOTS, deadEnds: `Used ${FAKE_SECRETS['openai-key']}` } });
+    const secret = await client.callTool({ name: 'handoff_finalize', arguments: { schemaVersion: 1, ...SLOTS, deadEnds: `Used ${FAKE_SECRETS['openai-api-key']}` } });
     expect(secret.isError).toBe(true);
-    expect(textOf(secret)).toContain('openai-key');
-    expect(textOf(secret)).not.toContain(FAKE_SECRETS['openai-key']);
+    expect(textOf(secret)).toContain('openai-api-key');
+    expect(textOf(secret)).not.toContain(FAKE_SECRETS['openai-api-key']);
     expect(existsSync(path.join(root, HANDOFFS)) ? readdirSync(path.join(root, HANDOFFS)) : []).toEqual([]);
     expect(existsSync(path.join(root, '..', 'escape.gap.json'))).toBe(false);
     expect(transportErrors).toEqual([]);
@@ -135,17 +135,17 @@ describe('relay mcp', () => {
   it('withholds secrets found in recorded text from the read-only tools, naming only the pattern', async () => {
     const root = gitRepo({ 'src/a.ts': 'export const a = 1;\n', '.gitignore': '.relaycode/\n' });
     writeRelayConfig(root, defaultRelayConfig('demo'));
-    await recordPatch(root, { file: 'src/b.ts', body: 'export const b = 1;', message: `feat: use key ${FAKE_SECRETS['openai-key']}` });
-    writeTick(root, 'run-0002', { ended_at: '2000-01-01T00:00:00Z', verdict: 'success', code: 'SUCCESS', task: { task_id: 'T-1', milestone_id: 'M1', task_kind: 'execute', intent: 'Add b' } }, `# Tick run-0002\n\n${FAKE_SECRETS['generic-secret-assignment']}\n${FAKE_SECRETS['pem-private-key']}\nafter the key\n`);
+    await recordPatch(root, { file: 'src/b.ts', body: 'export const b = 1;', message: `feat: use key ${FAKE_SECRETS['openai-api-key']}` });
+    writeTick(root, 'run-0002', { ended_at: '2000-01-01T00:00:00Z', verdict: 'success', code: 'SUCCESS', task: { task_id: 'T-1', milestone_id: 'M1', task_kind: 'execute', intent: 'Add b' } }, `# Tick run-0002\n\n${FAKE_SECRETS['secret-assignment']}\n${FAKE_SECRETS['private-key']}\nafter the key\n`);
     const { client } = await connect(root);
     const runsText = textOf(await client.callTool({ name: 'recent_runs', arguments: {} }));
     const reportText = textOf(await client.callTool({ name: 'last_tick_report', arguments: {} }));
-    expect(runsText).not.toContain(FAKE_SECRETS['openai-key']);
-    expect(JSON.parse(runsText).runs[0].title).toBe('feat: use key [secret withheld: openai-key]');
+    expect(runsText).not.toContain(FAKE_SECRETS['openai-api-key']);
+    expect(JSON.parse(runsText).runs[0].title).toBe('feat: use key [secret withheld: openai-api-key]');
     const { markdown } = JSON.parse(reportText) as { markdown: string };
     expect(markdown).not.toContain('hunter2');
     expect(markdown).not.toContain('MIIEow');
-    expect(markdown).toContain('[secret withheld: generic-secret-assignment]');
-    expect(markdown).toContain('[secret withheld: pem-private-key]\nafter the key');
+    expect(markdown).toContain('password = "[secret withheld: secret-assignment]"');
+    expect(markdown).toContain('[secret withheld: private-key]\nafter the key');
   });
 });

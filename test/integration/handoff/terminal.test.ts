@@ -54,6 +54,8 @@ function terminalEnv(files: Records, searchPath?: string): Record<string, string
     HOME: process.env.HOME ?? '/tmp',
     FAKE_TERMINAL_RECORD: files.terminal,
     FAKE_AGENT_RECORD: files.agent,
+    // Children get an allow-list environment: the fakes' FAKE_* settings pass as the user's declaration.
+    RELAY_PASS_ENV: 'FAKE_*',
     OPENAI_API_KEY: 'openai-for-codex',
     GITHUB_TOKEN: 'ghp_not_for_agents',
   };

@@ -47,15 +47,15 @@ describe('previewHandoff', () => {
 
   it('withholds a brief that holds a secret and names the pattern in both validations, never the match', async () => {
     const { host, root, close } = await hostWith('leaky');
-    await recordPatch(root, { projectId: 'leaky', file: 'src/s.ts', body: 'export const s = 1;', message: 'chore: creds', prose: `Tested with ${FAKE_SECRETS['aws-access-key']} locally.` });
+    await recordPatch(root, { projectId: 'leaky', file: 'src/s.ts', body: 'export const s = 1;', message: 'chore: creds', prose: `Tested with ${FAKE_SECRETS['aws-access-key-id']} locally.` });
     const reply = await host.call('previewHandoff', { projectId: 'leaky' });
     if (!reply.ok) throw new Error(reply.error.message);
     expect(reply.value.markdown).toBeNull();
     for (const report of [reply.value.strict, reply.value.permissive]) {
       expect(report.ok).toBe(false);
-      expect(report.errors).toContainEqual(expect.objectContaining({ code: 'SECRET_DETECTED', pattern: 'aws-access-key' }));
+      expect(report.errors).toContainEqual(expect.objectContaining({ code: 'SECRET_DETECTED', pattern: 'aws-access-key-id' }));
     }
-    expect(JSON.stringify(reply.value)).not.toContain(FAKE_SECRETS['aws-access-key']);
+    expect(JSON.stringify(reply.value)).not.toContain(FAKE_SECRETS['aws-access-key-id']);
     await close();
   });
 

@@ -233,7 +233,8 @@ describe('relay()', () => {
       GITHUB_TOKEN: 'ghp_github0123456789',
       AWS_SECRET_ACCESS_KEY: 'aws-secret-0123456789',
       CLAUDECODE: '1',
-      SOME_SETTING: 'kept',
+      SOME_SETTING: 'not on the allow-list',
+      LANG: 'C.UTF-8',
     };
 
     it('codex: exec with -C and -s, the envelope byte for byte as the last argument, cwd = repo, stdin closed, only its key', async () => {
@@ -256,7 +257,9 @@ describe('relay()', () => {
       expect(call.stdin).toBe('');
       expect(call.env.OPENAI_API_KEY).toBe(secrets.OPENAI_API_KEY);
       for (const gone of ['GEMINI_API_KEY', 'ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY']) expect(call.env[gone]).toBeUndefined();
-      expect(call.env.SOME_SETTING).toBe('kept');
+      // An allow-list, not a deny-list: locale passes, an unknown variable does not.
+      expect(call.env.LANG).toBe('C.UTF-8');
+      expect(call.env.SOME_SETTING).toBeUndefined();
       expect(result).toMatchObject({ backend: 'codex', answer: 'codex answer to: Is the retry loop bounded?', sandbox: 'workspace-write', model: 'gpt-5-codex' });
     });
 
@@ -330,7 +333,7 @@ describe('relay()', () => {
     it('never repeats the caller\'s secrets in a message', async () => {
       const log = agentLog();
       const error = await relayError(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'leak', OPENAI_API_KEY: 'sk-very-secret-0123456789' } }));
-      expect(error.message).toBe('codex exec exited with code 1: ERROR: key *** was rejected');
+      expect(error.message).toBe('codex exec exited with code 1: ERROR: key [secret withheld: openai-api-key] was rejected');
     });
 
     it.each([

@@ -28,9 +28,10 @@ describe('dispatch', () => {
   describe('agentEnv()', () => {
     const parent = { PATH: '/bin', HOME: '/h', GITHUB_TOKEN: 'g', AWS_SECRET_ACCESS_KEY: 'a', NPM_TOKEN: 'n', OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'c', CLAUDE_CODE_OAUTH_TOKEN: 't', MY_PASSWORD: 'p', SSH_AUTH_SOCK: '/s', UNSET: undefined };
 
-    it("keeps ordinary variables and only the adapter's own credentials", () => {
-      expect(agentEnv(parent, 'codex')).toEqual({ PATH: '/bin', HOME: '/h', OPENAI_API_KEY: 'o', SSH_AUTH_SOCK: '/s' });
-      expect(agentEnv(parent, 'claude')).toEqual({ PATH: '/bin', HOME: '/h', ANTHROPIC_API_KEY: 'c', CLAUDE_CODE_OAUTH_TOKEN: 't', SSH_AUTH_SOCK: '/s' });
+    it("passes the allow-list and only the adapter's own credentials (not the SSH agent: RELAY_PASS_ENV=SSH_AUTH_SOCK adds it)", () => {
+      expect(agentEnv(parent, 'codex')).toEqual({ PATH: '/bin', HOME: '/h', OPENAI_API_KEY: 'o' });
+      expect(agentEnv(parent, 'claude')).toEqual({ PATH: '/bin', HOME: '/h', ANTHROPIC_API_KEY: 'c', CLAUDE_CODE_OAUTH_TOKEN: 't' });
+      expect(agentEnv({ ...parent, RELAY_PASS_ENV: 'SSH_AUTH_SOCK' }, 'codex')).toMatchObject({ SSH_AUTH_SOCK: '/s' });
     });
 
     it('passes the variables a profile names', () => {

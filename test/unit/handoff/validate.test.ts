@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderBrief } from '../../../src/engine/handoff/render.js';
-import { redactSecrets, redactSecretsDeep, scanSecrets, type SecretPatternName } from '../../../src/engine/handoff/secrets.js';
 import { buildBrief } from '../../../src/engine/handoff/synthesize.js';
 import { validateBrief, type ValidationMode } from '../../../src/engine/handoff/validate.js';
+import { findSecrets, redactSecrets, redactSecretsDeep } from '../../../src/engine/secrets/index.js';
 import { FAKE_SECRETS, sampleHistory, transaction } from '../../helpers/handoff.js';
 
 const NOW = new Date('2026-05-10T10:30:00.000Z');
@@ -18,18 +18,18 @@ async function cleanBrief(): Promise<string> {
 
 describe('validateBrief', () => {
   describe('secrets', () => {
-    for (const [pattern, secret] of Object.entries(FAKE_SECRETS) as Array<[SecretPatternName, string]>) {
+    for (const [pattern, secret] of Object.entries(FAKE_SECRETS)) {
       for (const mode of ['strict', 'permissive'] as const satisfies readonly ValidationMode[]) {
         it(`refuses ${pattern} in ${mode} mode, even forced, naming the pattern and never the text`, async () => {
           // PEM blocks span lines, and reasoning is folded to one line in the brief: use the header line.
-          const md = pattern === 'pem-private-key' ? `${await cleanBrief()}\n${secret}\n` : await briefWith(`I used ${secret} to test it.`);
+          const md = pattern === 'private-key' ? `${await cleanBrief()}\n${secret}\n` : await briefWith(`I used ${secret} to test it.`);
           const report = validateBrief(md, { mode, force: true });
           expect(report.ok).toBe(false);
           const issue = report.errors.find((e) => e.code === 'SECRET_DETECTED');
           expect(issue?.pattern).toBe(pattern);
           expect(issue?.line).toBeGreaterThan(0);
           const printed = JSON.stringify(report);
-          const core = pattern === 'generic-secret-assignment' ? 'hunter2hunter2' : pattern === 'pem-private-key' ? 'MIIEow' : secret;
+          const core = pattern === 'secret-assignment' ? 'hunter2hunter2' : pattern === 'private-key' ? 'MIIEow' : secret;
           expect(printed).not.toContain(core);
           expect(issue?.message).toContain('no override');
         });
@@ -37,21 +37,21 @@ describe('validateBrief', () => {
     }
 
     it('says which section the secret is in', async () => {
-      const report = validateBrief(await briefWith(`key ${FAKE_SECRETS['aws-access-key']}`), { mode: 'permissive' });
+      const report = validateBrief(await briefWith(`key ${FAKE_SECRETS['aws-access-key-id']}`), { mode: 'permissive' });
       expect(report.errors[0]!.section).toBe('Recent decisions');
     });
 
     it('catches key=value secrets whose name ends in the keyword, as env files and exports spell them', () => {
       const assignments = [
-        'DB_PASSWORD=supersecret123',
-        'export OPENAI_API_KEY=abcdefgh12345678',
-        'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-        'github_token: "abcdefghijklmnop1234"',
-        'stripe-secret-key = abcdefgh12345678',
+        ['DB_PASSWORD=supersecret123', 'secret-assignment'],
+        ['export OPENAI_API_KEY=abcdefgh12345678', 'secret-assignment'],
+        ['AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws-secret-access-key'],
+        ['github_token: "abcdefghijklmnop1234"', 'secret-assignment'],
+        ['stripe-secret-key = abcdefgh12345678', 'secret-assignment'],
       ];
-      for (const line of assignments) expect(scanSecrets(line), line).toEqual([{ pattern: 'generic-secret-assignment', line: 1 }]);
+      for (const [line, rule] of assignments) expect(findSecrets(line!).map((f) => [f.ruleId, f.line]), line).toEqual([[rule, 1]]);
       // A keyword inside a word is not a name segment.
-      for (const line of ['tokenizer=abcdefgh12345678', 'max_tokens=8000000000', 'password_hint=abcdefgh12345678']) expect(scanSecrets(line), line).toEqual([]);
+      for (const line of ['tokenizer=abcdefgh12345678', 'max_tokens=8000000000', 'password_hint=abcdefgh12345678']) expect(findSecrets(line), line).toEqual([]);
     });
 
     it('does not flag ordinary brief text, references to where secrets live, or masks', async () => {
@@ -66,7 +66,7 @@ describe('validateBrief', () => {
         'AKIA is a prefix',
         'max_tokens=8000000000',
       ];
-      for (const line of benign) expect(scanSecrets(line), line).toEqual([]);
+      for (const line of benign) expect(findSecrets(line), line).toEqual([]);
     });
   });
 
@@ -121,13 +121,13 @@ describe('validateBrief', () => {
 describe('redactSecrets', () => {
   it.each(Object.entries(FAKE_SECRETS))('withholds %s and keeps the text around it', (name, secret) => {
     const out = redactSecrets(`before\n${secret}\nafter`);
-    // The assignment's closing quote is not part of the match and stays.
-    expect(out).toBe(`before\n[secret withheld: ${name}]${name === 'generic-secret-assignment' ? '"' : ''}\nafter`);
-    expect(scanSecrets(out)).toEqual([]);
+    // An assignment keeps its name and quotes: only the value is withheld.
+    expect(out).toBe(`before\n${name === 'secret-assignment' ? `password = "[secret withheld: ${name}]"` : `[secret withheld: ${name}]`}\nafter`);
+    expect(findSecrets(out)).toEqual([]);
   });
 
   it('withholds every occurrence, in strings nested in objects and arrays, and leaves clean text alone', () => {
-    const value = { title: `a ${FAKE_SECRETS['aws-access-key']} b ${FAKE_SECRETS['aws-access-key']}`, list: ['max_tokens=4096', { deep: FAKE_SECRETS['openai-key'] }], n: 3 };
-    expect(redactSecretsDeep(value)).toEqual({ title: 'a [secret withheld: aws-access-key] b [secret withheld: aws-access-key]', list: ['max_tokens=4096', { deep: '[secret withheld: openai-key]' }], n: 3 });
+    const value = { title: `a ${FAKE_SECRETS['aws-access-key-id']} b ${FAKE_SECRETS['aws-access-key-id']}`, list: ['max_tokens=4096', { deep: FAKE_SECRETS['openai-api-key'] }], n: 3 };
+    expect(redactSecretsDeep(value)).toEqual({ title: 'a [secret withheld: aws-access-key-id] b [secret withheld: aws-access-key-id]', list: ['max_tokens=4096', { deep: '[secret withheld: openai-api-key]' }], n: 3 });
   });
 });

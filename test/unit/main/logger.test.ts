@@ -22,4 +22,16 @@ describe('createLogger', () => {
     createLogger(old).info('again');
     expect(statSync(path.join(old, 'main.log')).mode & 0o777).toBe(0o600);
   });
+  it('writes timestamped lines with secrets withheld, by rule and by the values of secret-looking variables', () => {
+    const dir = tempDir();
+    const key = ['sk', '-proj-', 'aZ3kQ9mX7pL2vB8n'.repeat(2)].join('');
+    const log = createLogger(dir, { PATH: '/usr/bin', MY_SERVICE_PASSWORD: 'correct-horse-battery' });
+    log.info(`relay ask failed: key ${key} rejected`);
+    log.error('postCommand failed', new Error('login as admin with correct-horse-battery refused'));
+    const text = readFileSync(path.join(dir, 'main.log'), 'utf8');
+    expect(text).toMatch(/^\d{4}-\d\d-\d\dT[^ ]+ INFO  relay ask failed: key \[secret withheld: openai-api-key\] rejected\n/);
+    expect(text).toContain('ERROR postCommand failed: Error: login as admin with [secret withheld: env-secret-value] refused');
+    expect(text).not.toContain(key);
+    expect(text).not.toContain('correct-horse-battery');
+  });
 });

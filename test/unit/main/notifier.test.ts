@@ -45,6 +45,15 @@ const approval: NotificationModel = { kind: 'approval', title: 'Patch waiting fo
 const applied: NotificationModel = { kind: 'applied', title: 'Patch applied — Shop', body: '1 file, +1/-0', projectId: 'p1', urgent: false };
 
 describe('createNotifier', () => {
+  it('withholds secrets in the title and body before they reach the OS notification centre', () => {
+    const { shown, NotificationClass } = fakeNotifications();
+    const token = ['ghp', '_', 'aZ3kQ9mX7pL2vB8n'.repeat(3).slice(0, 36)].join('');
+    const failure: NotificationModel = { kind: 'failure', title: `Tick failed — ${token}`, body: 'PRE_COMMAND_FAILED: curl https://deploy:hunter22@ci.example/x failed', projectId: 'p1', urgent: true };
+    createNotifier(NotificationClass, 'linux').show(failure, recorder().handlers);
+    expect(shown[0]!.options.title).toBe('Tick failed — [secret withheld: github-pat]');
+    expect(shown[0]!.options.body).toBe('PRE_COMMAND_FAILED: curl https://deploy:[secret withheld: credentials-in-url]@ci.example/x failed');
+  });
+
   it('puts Approve / Reject buttons on approvals where the OS shows them (macOS, Windows), none on Linux', () => {
     for (const [platform, buttons] of [['darwin', true], ['win32', true], ['linux', false]] as const) {
       const { shown, NotificationClass } = fakeNotifications();

@@ -5,10 +5,6 @@ import { fitsInArgv, runCli, tail } from './cli.js';
 import type { Backend, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @anthropic-ai/claude-code';
-/** Credentials claude itself uses; every other secret-looking variable is stripped. */
-export const CLAUDE_ENV_KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
-/** Set inside a Claude Code session; a claude started with it may refuse to run nested. */
-const CLAUDE_DROP_ENV = ['CLAUDECODE'] as const;
 
 /** Our sandbox mode as claude's permission mode: plan reads only, acceptEdits edits, bypassPermissions anything. */
 export function claudePermissionMode(sandbox: SandboxMode): 'plan' | 'acceptEdits' | 'bypassPermissions' {
@@ -103,8 +99,6 @@ export const claudeBackend: Backend = {
         installHint: INSTALL_HINT,
         args: claudeArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
         ...(inArgv ? {} : { input: input.prompt }),
-        keepEnv: CLAUDE_ENV_KEYS,
-        dropEnv: CLAUDE_DROP_ENV,
         fail: (code, message) => new ClaudeBackendError(code, message),
       },
       input,

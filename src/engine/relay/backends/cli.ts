@@ -1,6 +1,7 @@
 import { assertNever } from '../../result.js';
 import type { BackendError, BackendErrorCode } from '../errors.js';
-import { backendEnv, redact, secretValues } from '../env.js';
+import { agentChildEnv, redactSecrets, secretValuesOf } from '../../secrets/index.js';
+import { DEPTH_ENV } from '../depth.js';
 import { locateProgram } from './locate.js';
 import type { BackendRunInput } from './types.js';
 
@@ -22,10 +23,6 @@ export interface CliCall {
   readonly args: readonly string[];
   /** Written to stdin; absent keeps stdin closed. */
   readonly input?: string;
-  /** Secret-looking variables this program needs (its API keys); all others are stripped. */
-  readonly keepEnv: readonly string[];
-  /** Variables removed whatever they look like. */
-  readonly dropEnv?: readonly string[];
   readonly onStdout?: (text: string) => void;
   readonly onStderr?: (text: string) => void;
   /** Builds the backend's own error subclass. */
@@ -37,7 +34,7 @@ export interface CliExit {
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
-  /** Masks the caller's secrets in text that goes into a message. */
+  /** Withholds secrets (by rule, and the caller's own secret values) in text that goes into a message. */
   readonly redact: (text: string) => string;
 }
 
@@ -51,23 +48,28 @@ export function tail(text: string, lines = 5): string {
     .join('\n');
 }
 
+/** Output kept per stream: an agent that prints more is not giving an answer anyone reads. */
+const MAX_AGENT_OUTPUT_BYTES = 32 * 1024 * 1024;
+
 /**
- * Finds and runs an agent CLI in the repo with a stripped environment; turns "not found",
+ * Finds and runs an agent CLI in the repo with its allow-list environment (engine/secrets'
+ * AGENT_ENV: the tools profile, its own credentials, the raised depth guard); turns "not found",
  * "could not start", timeouts, cancellation and signals into the backend's error, and hands
  * a normal exit (whatever its code) back to the backend to judge.
  */
 export async function runCli(call: CliCall, input: Pick<BackendRunInput, 'repoPath' | 'timeoutMs' | 'env' | 'signal' | 'deps'>): Promise<CliExit> {
   const located = locateProgram(call.program, input.env, call.installHint);
   if (!located.ok) throw call.fail('NOT_FOUND', located.message);
-  const secrets = secretValues(input.env);
-  const mask = (text: string): string => redact(text, secrets);
+  const knownValues = secretValuesOf(input.env);
+  const mask = (text: string): string => redactSecrets(text, { knownValues });
   const outcome = await input.deps.spawner({
     command: located.path,
     args: call.args,
     cwd: input.repoPath,
-    env: backendEnv(input.env, { keep: call.keepEnv, ...(call.dropEnv ? { drop: call.dropEnv } : {}) }),
+    env: agentChildEnv(call.program, input.env, { allow: [DEPTH_ENV] }),
     ...(call.input !== undefined ? { input: call.input } : {}),
     timeoutMs: input.timeoutMs,
+    maxOutputBytes: MAX_AGENT_OUTPUT_BYTES,
     ...(input.signal ? { signal: input.signal } : {}),
     ...(call.onStdout ? { onStdout: call.onStdout } : {}),
     ...(call.onStderr ? { onStderr: call.onStderr } : {}),

@@ -6,8 +6,6 @@ import { fitsInArgv, lineFeeder, runCli, tail, type CliExit } from './cli.js';
 import type { Backend, BackendReply, BackendReviewInput, BackendRunInput, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @openai/codex';
-/** Credentials codex itself uses; every other secret-looking variable is stripped. */
-export const CODEX_ENV_KEYS = ['OPENAI_API_KEY', 'CODEX_API_KEY', 'AZURE_OPENAI_API_KEY'] as const;
 
 /** argv of `codex exec`: repo via -C, our sandbox names are codex's own, JSONL events, last message to a file. */
 export function codexExecArgs(options: { repoPath: string; sandbox: SandboxMode; model: string | null; outputFile: string; prompt: string | null }): string[] {
@@ -146,7 +144,6 @@ async function runCodex(args: (outputFile: string) => string[], input: BackendRu
         args: args(outputFile),
         // codex reads extra input from a non-TTY stdin and waits for EOF: stdin stays closed unless it carries the prompt.
         ...(stdin !== undefined ? { input: stdin } : {}),
-        keepEnv: CODEX_ENV_KEYS,
         ...(progress ? { onStdout: progress } : {}),
         fail: (code, message) => new CodexBackendError(code, message),
       },

@@ -4,8 +4,6 @@ import { fitsInArgv, runCli, tail } from './cli.js';
 import type { Backend, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @google/gemini-cli';
-/** Credentials gemini itself uses; every other secret-looking variable is stripped. */
-export const GEMINI_ENV_KEYS = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS'] as const;
 
 /** Our sandbox mode as gemini's approval mode: plan is read-only, auto_edit approves edits only, yolo everything. */
 export function geminiApprovalMode(sandbox: SandboxMode): 'plan' | 'auto_edit' | 'yolo' {
@@ -96,7 +94,6 @@ export const geminiBackend: Backend = {
         installHint: INSTALL_HINT,
         args: geminiArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
         ...(inArgv ? {} : { input: input.prompt }),
-        keepEnv: GEMINI_ENV_KEYS,
         fail: (code, message) => new GeminiBackendError(code, message),
       },
       input,

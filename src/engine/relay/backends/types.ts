@@ -1,6 +1,6 @@
 import type { SessionUsage } from '../../claude-usage.js';
 import type { Env } from '../depth.js';
-import type { Spawner } from './spawn.js';
+import type { ProcRunner } from '../../proc/run.js';
 import type { RetryPolicy } from '../../llm/retry.js';
 
 /** The one sandbox vocabulary of the relay; each backend maps it to its own flags or refuses. */
@@ -52,6 +52,9 @@ export interface BackendCapabilities {
 /** A `fetch` the relay and the HTTP client call; the platform's by default. */
 export type FetchLike = typeof fetch;
 
+/** Starts an agent CLI and reports how it ended (engine/proc's runProcess, or a test's stand-in). */
+export type Spawner = ProcRunner;
+
 /** Side effects a backend uses, injected so tests and the app can supply their own. */
 export interface BackendDeps {
   readonly spawner: Spawner;
@@ -70,7 +73,7 @@ export interface BackendRunInput {
   readonly timeoutMs: number;
   readonly sandbox: SandboxMode;
   readonly model: string | null;
-  /** The caller's environment with PHONE_A_FRIEND_DEPTH already raised; the backend strips secrets from it. */
+  /** The caller's environment with PHONE_A_FRIEND_DEPTH already raised; the agent gets an allow-list drawn from it. */
   readonly env: Env;
   readonly signal?: AbortSignal;
   readonly onEvent?: RelayEventSink;
