@@ -43,6 +43,7 @@ function faultHook(): PatchHooks['fault'] {
 function recoverFirst(root: string): void {
   const recovered = recoverPending(root);
   if (Array.isArray(recovered)) printRecoveries(recovered);
+  else if ('unsafe' in recovered) printError(`! ${recovered.unsafe.message}`);
 }
 
 function requireConfig(root: string): RelayConfig {

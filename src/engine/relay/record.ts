@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { ownFile } from '../fs/safe-path.js';
 import { CONFIG_FILE, STATE_DIR } from '../patch/config.js';
 
 export const ANSWERS_DIR = 'answers';
@@ -43,7 +44,10 @@ function answersDir(root: string): string {
 export function recordAnswer(root: string, answer: RecordedAnswer): string | null {
   if (!ANSWER_ID.test(answer.id)) throw new Error(`Invalid answer id: ${JSON.stringify(answer.id)}`);
   if (!existsSync(path.join(root, CONFIG_FILE))) return null;
-  const file = path.join(answersDir(root), `${answer.id}.json`);
+  // .relaycode/answers must be a real folder inside the project: a cloned repository's link is refused.
+  const checked = ownFile(root, `${STATE_DIR}/${ANSWERS_DIR}`, `${answer.id}.json`, { create: true });
+  if (!checked.ok) throw new Error(checked.error.message);
+  const file = checked.value;
   writeFileAtomic(file, `${JSON.stringify({ schemaVersion: ANSWER_SCHEMA_VERSION, ...answer }, null, 2)}\n`);
   return file;
 }

@@ -6,7 +6,8 @@ import type { ChildEnv } from './claude.js';
 import { TICK_CONFIG_FILE, loadTickConfig, type TickConfig } from './config.js';
 import type { BuilderResult, Task } from './task.js';
 import { compileSchema, type SchemaCheck } from './validate.js';
-import { workspacePaths, type WorkspacePaths } from './workspace.js';
+import { relativeToRoot, workspacePaths, type WorkspacePaths } from './workspace.js';
+import { ownFolder } from '../fs/safe-path.js';
 
 /** A repository whose config, workspace and git state were read and found usable (A1 rows 1-2). */
 export interface Project {
@@ -92,6 +93,12 @@ export async function openProject(start: string, identity: RunnerIdentity): Prom
   const config = loaded.value;
   const paths = workspacePaths(root, config);
   const blocked = (blocker: Blocker): OpenedProject => ({ ok: false, blocker, paths });
+  // The runner's own folders must be real folders inside the repository: a cloned repository whose
+  // relais/ (or history folder) is a link to elsewhere would otherwise receive every file the tick writes.
+  for (const folder of [paths.dirRel, paths.historyDirRel, path.posix.dirname(relativeToRoot(root, paths.lock))]) {
+    const checked = ownFolder(root, folder);
+    if (!checked.ok) return blocked(missingConfig(`The tick runner's folder cannot be used: ${checked.error.message}`, `Make ${folder}/ a real folder inside the repository (not a symbolic link), then run again.`));
+  }
 
   const problems: string[] = [];
   const taskSchema = loadSchema<Task>(root, config.orchestrator.task_schema_file, problems);
