@@ -286,7 +286,7 @@ Exit codes: runs until Ctrl+C (0); 1 when the config is missing or invalid at st
         print(`     ${r.gitCommitMsg ?? r.promptSummary ?? '(no message)'} — ${describeStats(r.files)}`);
         r.files.forEach((f) => print(`       ${f.change === 'create' ? 'A' : f.change === 'delete' ? 'D' : 'M'} ${f.path} +${f.added}/-${f.removed}`));
       });
-      for (const damaged of damagedRecords(root)) printError(`! ${damaged.reason}`);
+      for (const damaged of damagedRecords(root)) printError(`! ${damaged.code}: ${damaged.reason}`);
     });
 
   program

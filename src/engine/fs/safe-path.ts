@@ -118,7 +118,7 @@ export function checkRelativePath(rawPath: string, options: SafePathOptions = {}
     if (problem === null) continue;
     switch (problem) {
       case 'dot-segment':
-        return fail('PATH_ESCAPES_ROOT', `Path leaves the project folder: ${relative} (${show(segment)} is ".." or "." to some file system).`, relative);
+        return fail('PATH_ESCAPES_ROOT', `Path leaves the project folder: ${relative}${segment === '..' ? '' : ` (${show(segment)} is ".." or "." to Windows)`}.`, relative);
       case 'invalid-character':
         return fail('PATH_INVALID_CHARACTER', `Path component ${show(segment)} of ${relative} holds a character no portable file name may hold (a control character, "\\" or ":", which names an NTFS stream).`, relative);
       case 'device-name':

@@ -216,13 +216,13 @@ export function listCommitted(root: string): TransactionRecord[] {
 }
 
 /** Committed record files that cannot be read, with the reason. */
-export function damagedRecords(root: string): Array<{ file: string; reason: string }> {
-  const out: Array<{ file: string; reason: string }> = [];
+export function damagedRecords(root: string): Array<{ file: string; code: RecordProblemCode; reason: string }> {
+  const out: Array<{ file: string; code: RecordProblemCode; reason: string }> = [];
   for (const name of listNames(root)) {
     if (!COMMITTED.test(name) || PENDING.test(name)) continue;
     const file = path.join(stateDir(root), name);
     const loaded = loadRecord(file);
-    if (!loaded.ok) out.push({ file, reason: loaded.error.message });
+    if (!loaded.ok) out.push({ file, code: loaded.error.code, reason: loaded.error.message });
   }
   return out;
 }
