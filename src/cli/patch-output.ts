@@ -60,8 +60,9 @@ export function printOutcome(outcome: PatchOutcome, verb = 'Applied', refusal = 
 
 /**
  * The CLI's approval: --yes approves, a terminal asks, anything else refuses with the fix. --yes
- * approves the files without anyone having seen them, so it never counts as approving code the
- * patch wrote for the configured commands to run (`unseen`: they are skipped, see code-files.ts).
+ * approves files without anyone having seen them (`unseen`), so it never counts as approving code
+ * the configured commands would run: such an answer is rolled back (REVIEW_REQUIRED), a revert is
+ * kept without running the commands (see code-files.ts and transaction.ts).
  */
 export function terminalDecider(yes: boolean): (review: PendingReview) => Promise<Decision> {
   return async (review) => {

@@ -57,7 +57,7 @@ const CODE_FILE_RULES: readonly CodeFileRule[] = [
 const RUNS_ITS_OPERANDS = new Set([
   'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'sh', 'bash', 'zsh', 'dash', 'fish', 'ksh', 'pwsh', 'powershell', 'cmd',
   'python', 'python3', 'python2', 'pypy', 'pypy3', 'ruby', 'perl', 'php', 'lua', 'Rscript', 'java', 'go',
-  'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'rspec', 'phpunit', 'make', 'just', 'rake', 'npx', 'cargo',
+  'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'rspec', 'phpunit',
 ]);
 
 function programName(argv0: string): string {

@@ -412,6 +412,18 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       return { status: 'rolled-back', uuid, error, files };
     }
 
+    if (executes.length > 0 && decision.unseen === true && meta.revertOf === undefined) {
+      // --yes approves files nobody looked at; it never approves code the commands would run, now
+      // or at the next patch (the baseline linter and preCommand run on this tree). A revert
+      // confirmed by name is let through below (it puts back earlier content), commands skipped.
+      const error: Failure = {
+        code: 'REVIEW_REQUIRED',
+        message: `This answer changes ${executes.map((e) => `${e.path} (${e.why})`).join('; ')}. Your configured commands would run that code, and it was approved without anyone seeing the diff (--yes), so it was not kept: every file was restored and no command ran it. Apply it without --yes in a terminal, or in the app, to review the diff.`,
+      };
+      rollback(error);
+      return { status: 'rolled-back', uuid, error, files };
+    }
+
     const keep = new Set(decision.keep ?? [...touched]);
     // Partial approval: a file the person unchecked goes back to its snapshot.
     const dropped = [...touched].filter((p) => !keep.has(p) && files.some((f) => f.path === p));
@@ -426,8 +438,8 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     if (executes.length > 0) {
       const commands = [config.patch.postCommand, config.patch.linter].filter(configured);
       if (decision.unseen === true) {
-        // --yes (or a revert confirmed by name) approves the files, not running them unseen.
-        if (commands.length > 0) record.warnings.push(`The postCommand and linter were not run: this patch changes ${executes.map((e) => e.path).join(', ')}, which they would execute, and it was approved without anyone seeing the diff (--yes). Review the diff, then run them yourself.`);
+        // A revert confirmed by name puts earlier content back; it is kept, but not run unseen.
+        if (commands.length > 0) record.warnings.push(`The postCommand and linter were not run: this revert changes ${executes.map((e) => e.path).join(', ')}, which they would execute, and nobody looked at its diff. Review it, then run them yourself.`);
       } else {
         const ran = await runAfterWrite(touched);
         if ('done' in ran) return ran.done;
