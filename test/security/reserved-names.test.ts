@@ -35,7 +35,8 @@ const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ['src/.. /victim.txt', 'PATH_ESCAPES_ROOT'],
   ['%2e%2e/victim.txt', 'PATH_PERCENT_ENCODED'],
   ['src%2f..%2f..%2fvictim.txt', 'PATH_PERCENT_ENCODED'],
-  ['src\\..\\..\\victim.txt', 'PATH_INVALID_CHARACTER'],
+  ['src\\..\\..\\victim.txt', 'PATH_ESCAPES_ROOT'],
+  ['.git\\hooks\\pre-commit', 'PATH_GIT_INTERNAL'],
   ['src/a\u0007.ts', 'PATH_INVALID_CHARACTER'],
 ];
 

@@ -2,7 +2,8 @@
 // a config, an IPC call, a tick report's touched list. Every file system action on such a path
 // goes through `resolveInsideRoot` (or `writeInsideRoot` / `removeInsideRoot`, which call it again
 // right before they act). Three kinds of rule, in order:
-//   1. syntax: relative, no `..`, no NUL/control characters/backslashes/`:`/percent-encoding;
+//   1. syntax: relative, no `..`, no NUL/control characters/`:`/percent-encoding (a backslash
+//      is read as the separator it is on Windows, then checked like any other);
 //   2. names: `.git`, Relay Desk's state and command files and Windows device names, in every
 //      alias a file system we ship to accepts (see path-names.ts and protected.ts);
 //   3. the disk: every existing component is resolved (symlinks followed), the RESOLVED path must
@@ -108,9 +109,8 @@ export function checkRelativePath(rawPath: string, options: SafePathOptions = {}
   if (trimmed.startsWith('/') || trimmed.startsWith('\\') || /^[A-Za-z]:/.test(trimmed) || trimmed.startsWith('~')) {
     return fail('PATH_ABSOLUTE', `Absolute paths are not allowed: ${trimmed}. Paths must be relative to the project root.`, trimmed);
   }
-  if (trimmed.includes('\\')) {
-    return fail('PATH_INVALID_CHARACTER', `Path contains a backslash: ${show(trimmed)}. Write paths with forward slashes, relative to the project root.`, trimmed);
-  }
+  // A backslash is a separator on Windows, so it is read as one (answers written on Windows say
+  // `src\a.py`) and every rule below applies to the parts: `..\x` is refused as `../x` would be.
   const relative = normaliseRelativePath(trimmed);
   if (relative === null) return fail('PATH_EMPTY', 'Empty file path.');
   for (const segment of relative.split('/')) {

@@ -7,7 +7,7 @@ import { TICK_CONFIG_FILE, loadTickConfig, type TickConfig } from './config.js';
 import type { BuilderResult, Task } from './task.js';
 import { compileSchema, type SchemaCheck } from './validate.js';
 import { relativeToRoot, workspacePaths, type WorkspacePaths } from './workspace.js';
-import { ownFolder } from '../fs/safe-path.js';
+import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 
 /** A repository whose config, workspace and git state were read and found usable (A1 rows 1-2). */
 export interface Project {
@@ -39,9 +39,15 @@ function missingConfig(reason: string, remediation: string, details: readonly st
 }
 
 function readWorkspaceFile(root: string, rel: string, problems: string[]): string {
-  const file = path.join(root, rel);
+  // Through the path chokepoint: a prompt or schema that is a link out of the repository (a
+  // cloned one could point it at ~/.ssh) is not read and sent to a model.
+  const where = resolveInsideRoot(root, rel, { purpose: 'read' });
+  if (!where.ok) {
+    problems.push(`${rel} cannot be used: ${where.error.message}`);
+    return '';
+  }
   try {
-    return readFileSync(file, 'utf8');
+    return readFileSync(where.value.absolute, 'utf8');
   } catch {
     problems.push(`${rel} is missing or unreadable`);
     return '';

@@ -39,7 +39,9 @@ const NAMES: ReadonlyArray<readonly [string, UnsafePathCode | null]> = [
   ['a/.. /x', 'PATH_ESCAPES_ROOT'],
   ['a/.../x', 'PATH_ESCAPES_ROOT'],
   ['a/ /x', 'PATH_ESCAPES_ROOT'],
-  ['a\\b.ts', 'PATH_INVALID_CHARACTER'],
+  ['src\\a.py', null], // a Windows separator: the same as src/a.py
+  ['src\\..\\..\\x', 'PATH_ESCAPES_ROOT'],
+  ['.git\\config', 'PATH_GIT_INTERNAL'],
   ['a\0b', 'PATH_INVALID_CHARACTER'],
   ['a\u0001b', 'PATH_INVALID_CHARACTER'],
   ['a\nb', 'PATH_INVALID_CHARACTER'],
