@@ -53,25 +53,70 @@ const CODE_FILE_RULES: readonly CodeFileRule[] = [
   { test: under('.githooks', 'git-hooks'), why: 'a hooks folder that git can be pointed at (core.hooksPath) runs these scripts' },
 ];
 
-/** Programs that execute the files or folders they are given (rather than only reading them). */
-const RUNS_ITS_OPERANDS = new Set([
-  'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'sh', 'bash', 'zsh', 'dash', 'fish', 'ksh', 'pwsh', 'powershell', 'cmd',
-  'python', 'python3', 'python2', 'pypy', 'pypy3', 'ruby', 'perl', 'php', 'lua', 'Rscript', 'java', 'go',
-  'pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'rspec', 'phpunit',
+/** Interpreters: the options before the script and the script itself are code; what follows are its arguments. */
+const INTERPRETERS = new Set([
+  'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'sh', 'bash', 'zsh', 'dash', 'fish', 'ksh', 'pwsh', 'powershell',
+  'python', 'python3', 'python2', 'pypy', 'pypy3', 'ruby', 'perl', 'php', 'lua', 'Rscript',
 ]);
+
+/** Interpreter options whose value is a file that is loaded as code (`node -r ./hook.js`). */
+const CODE_VALUE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-m', '--rcfile', '--init-file']);
+
+/** Test runners: every file or folder they are given is imported and run. */
+const TEST_RUNNERS = new Set(['pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'rspec', 'phpunit', 'playwright', 'cypress']);
+
+/** Files with these extensions are code when a tool is told to load them (`--config eslint.local.cjs`). */
+const CODE_EXTENSION = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx|py|rb|pl|sh|bash|zsh|ps1|bat|cmd|php|lua)$/i;
+
+/** Options whose value a tool loads (a config, plugin, rules folder, setup file…). */
+const LOADING_OPTION = /^(-c|-r|-p|--?[a-z-]*(config|plugin|rule|require|import|loader|setup|preset|parser|transform|resolver|reporter|project|init)[a-z-]*)$/i;
 
 function programName(argv0: string): string {
   return path.basename(argv0).replace(/\.(exe|cmd|bat)$/i, '');
 }
 
 /** The project-relative path an argv element names, when it names something inside the project other than the root. */
-function operandPath(root: string, arg: string): string | null {
-  const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+function operandPath(root: string, value: string): string | null {
   if (value === '' || value.startsWith('-')) return null;
   const absolute = path.resolve(root, value);
   const relative = path.relative(root, absolute);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
   return relative.split(path.sep).join('/');
+}
+
+/**
+ * The argv elements of one command that name code: the program itself when given as a path
+ * (`./scripts/fmt.sh`); for an interpreter, the files its code options load and the script (not
+ * the script's own arguments); for a test runner, every file or folder operand; for any other
+ * tool, option values that are code files (`--config=eslint.local.cjs`, `-c x.js`).
+ */
+function codeOperands(argv: readonly string[]): string[] {
+  const program = programName(argv[0]!);
+  const out: string[] = [];
+  if (argv[0]!.includes('/') || argv[0]!.includes('\\')) out.push(argv[0]!);
+  const rest = argv.slice(1);
+  if (INTERPRETERS.has(program)) {
+    for (let i = 0; i < rest.length; i += 1) {
+      const arg = rest[i]!;
+      if (arg.startsWith('-')) {
+        if (arg.includes('=')) out.push(arg.slice(arg.indexOf('=') + 1));
+        else if (CODE_VALUE_OPTIONS.has(arg) && i + 1 < rest.length) out.push(rest[(i += 1)]!);
+        continue;
+      }
+      out.push(arg); // the script; what follows is its arguments
+      break;
+    }
+    return out;
+  }
+  if (TEST_RUNNERS.has(program)) return [...out, ...rest.map((a) => (a.startsWith('-') && a.includes('=') ? a.slice(a.indexOf('=') + 1) : a))];
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i]!;
+    if (!arg.startsWith('-')) continue;
+    // `--opt=value` is always the option's own value; a separate value only for options that load things.
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : LOADING_OPTION.test(arg) ? rest[i + 1] : undefined;
+    if (value !== undefined && CODE_EXTENSION.test(value)) out.push(value);
+  }
+  return out;
 }
 
 function isFolder(root: string, relative: string): boolean {
@@ -83,25 +128,22 @@ function isFolder(root: string, relative: string): boolean {
 }
 
 /**
- * The changed files that the configured commands (argv arrays) would execute or load: files the
- * commands name, everything under a folder a script runner is given, and the tool and build
- * files of the list above. Empty when no command is configured, since nothing of Relay Desk's
- * would then run.
+ * The changed files that the configured commands (argv arrays) would execute or load: the code
+ * operands of each command (files, and everything under a folder given as one), and the tool and
+ * build files of the list above. Empty when no command is configured, since nothing of Relay
+ * Desk's would then run.
  */
 export function filesCommandsExecute(root: string, commands: ReadonlyArray<readonly string[]>, changed: readonly string[]): ExecutedFile[] {
   const configured = commands.filter((argv) => argv.length > 0);
   if (configured.length === 0) return [];
   const hits = new Map<string, string>();
   for (const argv of configured) {
-    const runner = RUNS_ITS_OPERANDS.has(programName(argv[0]!));
-    for (const [index, arg] of argv.entries()) {
-      const named = operandPath(root, arg);
+    for (const operand of codeOperands(argv)) {
+      const named = operandPath(root, operand);
       if (named === null) continue;
-      // argv[0] given as a path (./scripts/fmt.sh) is always run; a bare program name is found on PATH.
-      if (index === 0 && !arg.includes('/') && !arg.includes('\\')) continue;
       for (const file of changed) {
         if (file === named) hits.set(file, `the configured command \`${argv.join(' ')}\` runs it`);
-        else if (file.startsWith(`${named}/`) && (runner || index === 0) && (isFolder(root, named) || !existsSync(path.join(root, named)))) {
+        else if (file.startsWith(`${named}/`) && (isFolder(root, named) || !existsSync(path.join(root, named)))) {
           hits.set(file, `the configured command \`${argv.join(' ')}\` runs the files in ${named}/`);
         }
       }
