@@ -133,4 +133,29 @@ describe("Relay Desk's own folders as links", () => {
     expect(`${run.stdout}\n${run.stderr}`).toContain('symbolic link');
     expect(treeState(jail.parent, 'project')).toEqual(before);
   });
+
+  it('a .gitignore that is a link is neither read nor written by `relay init` or `relais init`', async () => {
+    const parent = tempDir('relay-jail-');
+    writeFileSync(path.join(parent, 'victim.txt'), 'secret\n');
+    const root = path.join(parent, 'project');
+    mkdirSync(root);
+    gitIn(root, 'init', '-q', '-b', 'main');
+    symlinkSync('../victim.txt', path.join(root, '.gitignore'));
+    const before = treeState(parent, 'project');
+    expect((await relay(['init', '--project-id', 'demo'], { cwd: root })).exitCode).toBe(0);
+    expect((await relais(['init'], { cwd: root })).exitCode).toBe(0);
+    expect(treeState(parent, 'project')).toEqual(before);
+    expect(lstatSync(path.join(root, '.gitignore')).isSymbolicLink()).toBe(true);
+  });
+
+  it('`relais init` refuses a relais/ that is a link (WORKSPACE_UNSAFE) and writes nothing through it', async () => {
+    const jail = jailedProject();
+    mkdirSync(path.join(jail.parent, 'planted-relais'));
+    symlinkSync(path.join(jail.parent, 'planted-relais'), path.join(jail.root, 'relais'));
+    const before = treeState(jail.parent, 'project');
+    const run = await relais(['init'], { cwd: jail.root });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('symbolic link');
+    expect(treeState(jail.parent, 'project')).toEqual(before);
+  });
 });
