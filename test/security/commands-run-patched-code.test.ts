@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { filesCommandsExecute } from '../../src/engine/patch/code-files.js';
 import { applyPatch, type Decision, type PendingReview } from '../../src/engine/patch/transaction.js';
 import { revertTransaction } from '../../src/engine/patch/revert.js';
+import { createRuntime } from '../../src/engine/runtime/index.js';
 import { relay } from '../helpers/cli.js';
+import { counterIds, nextEvent } from '../helpers/runtime.js';
 import { jailedProject } from '../helpers/jail.js';
 import { answer } from '../helpers/patches.js';
 import { tempDir } from '../helpers/temp.js';
@@ -98,6 +100,22 @@ describe('an answer that edits lint.js (linter `node lint.js`)', () => {
     const p = lintProject();
     const { result } = await cliApply(p.root, answer([{ path: 'src/b.ts', body: 'export const b = 2;' }]), []);
     expect(result.status).toBe('applied');
+  });
+});
+
+describe('in the app (the runtime) under the "auto" approval policy', () => {
+  it('such a patch still waits for a person; nothing runs before Approve, the linter runs after', async () => {
+    const p = lintProject();
+    const runtime = createRuntime({ newId: counterIds('t') });
+    runtime.send({ type: 'RegisterProject', projectId: 'demo', root: p.root, name: 'Demo', policy: { mode: 'auto' } });
+    runtime.send({ type: 'ApplyPatch', text: answer([{ path: 'lint.js', body: lintThatMarks(p.marker) }]), source: 'clipboard' });
+    const waiting = await nextEvent(runtime, 'task.waiting-approval');
+    expect(waiting.review).toMatchObject({ reason: 'executes-patched-code', executes: [{ path: 'lint.js' }] });
+    expect(existsSync(p.marker)).toBe(false);
+    runtime.send({ type: 'Approve', approvalId: waiting.approvalId });
+    expect(await runtime.waitForTask('t-1')).toMatchObject({ status: 'completed', result: { patch: { status: 'applied', approvedBy: 'user' } } });
+    expect(existsSync(p.marker)).toBe(true);
+    await runtime.shutdown();
   });
 });
 
