@@ -77,6 +77,15 @@ describe('answers naming a reserved or unportable path', () => {
     jail.expectOutsideUntouched();
   });
 
+  it('an answer whose uuid is a Windows device name is recorded under another name', async () => {
+    const jail = jailedProject();
+    const answerFile = path.join(tempDir(), 'answer.md');
+    writeFileSync(answerFile, answer([{ path: 'src/b.ts', body: 'b' }], { uuid: 'CON' }));
+    const run = await relay(['apply', answerFile, '--yes', '--json'], { cwd: jail.root });
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'applied', uuid: 'tx-con' });
+    expect(readdirSync(path.join(jail.root, '.relaycode')).filter((n) => n.endsWith('.yml'))).toEqual(['tx-con.yml']);
+  });
+
   it('ordinary names that merely look similar still apply', async () => {
     const jail = jailedProject();
     for (const file of ['.gitignore', '.github/workflows/ci.yml', 'docs/git/notes.md', 'my.relaycode.md', 'src/relay.config.ts', 'console.log.txt']) {

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { tickOwnedPaths } from '../fs/protected.js';
 import { readInsideRoot, removeInsideRoot, writeInsideRoot } from '../fs/project-write.js';
+import { isDeviceName } from '../fs/path-names.js';
 import { checkRelativePath, resolveInsideRoot } from '../fs/safe-path.js';
 import { filesCommandsExecute, type ExecutedFile } from './code-files.js';
 import { STATE_DIR, loadRelayConfig, type RelayConfig } from './config.js';
@@ -174,9 +175,12 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
     if (seen) {
       return { status: 'skipped', uuid: seen, reason: { code: 'ALREADY_APPLIED', message: `This response was already applied as transaction ${seen}; skipped.` }, recovered };
     }
-    let uuid = control.uuid;
-    for (let n = 2; hasCommitted(root, uuid) || existsSync(pendingPath(root, uuid)); n += 1) uuid = `${control.uuid}-${n}`;
-    if (uuid !== control.uuid) warnings.push(`The assistant reused uuid ${control.uuid} for a different answer; recorded as ${uuid}.`);
+    // The uuid names the record file: a Windows device name (`con`, `nul`…) would open the device.
+    const base = isDeviceName(control.uuid) ? `tx-${control.uuid}` : control.uuid;
+    if (base !== control.uuid) warnings.push(`The answer's uuid ${control.uuid} is a Windows device name; recorded as ${base}.`);
+    let uuid = base;
+    for (let n = 2; hasCommitted(root, uuid) || existsSync(pendingPath(root, uuid)); n += 1) uuid = `${base}-${n}`;
+    if (uuid !== base) warnings.push(`The assistant reused uuid ${control.uuid} for a different answer; recorded as ${uuid}.`);
     hooks.onEvent?.({ type: 'parsed', uuid, operations: operations.length });
 
     const plan = planOperations(root, operations);
