@@ -43,6 +43,7 @@ function faultHook(): PatchHooks['fault'] {
 function recoverFirst(root: string): void {
   const recovered = recoverPending(root);
   if (Array.isArray(recovered)) printRecoveries(recovered);
+  else if ('unsafe' in recovered) printError(`! ${recovered.unsafe.message}`);
 }
 
 function requireConfig(root: string): RelayConfig {
@@ -115,7 +116,7 @@ Exit codes: 0 done (or already set up), 1 the existing config is invalid, 2 bad 
     .command('apply')
     .description('apply an assistant answer saved in a file ("-" reads standard input)')
     .argument('<file>', 'file holding the answer')
-    .option('-y, --yes', 'approve without asking')
+    .option('-y, --yes', 'approve without asking (never code your configured commands would run)')
     .option('--json', 'print one JSON result object')
     .addHelpText(
       'after',
@@ -124,6 +125,11 @@ The answer is applied as one transaction: every file is worked out in memory fir
 written; the linter and pre/post commands of ${CONFIG_FILE} run; approval is automatic
 (patch.approvalMode "auto") or asked on the terminal ("manual"; --yes approves). A refused
 or rejected answer leaves every file as it was.
+
+An answer that changes a file those commands would run (lint.js for "node lint.js",
+package.json, *.config.js, Makefile, …) always waits for you, and no command runs before you
+approve its diff. --yes approves files nobody has looked at, so it does not approve that: such
+an answer is rolled back (REVIEW_REQUIRED); apply it without --yes to review it.
 
 Examples:
   relay apply answer.md
@@ -166,7 +172,7 @@ Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (
   program
     .command('watch')
     .description('watch the clipboard and apply answers for this project as they are copied')
-    .option('-y, --yes', 'approve every patch without asking')
+    .option('-y, --yes', 'approve every patch without asking (never code your configured commands would run)')
     .option('--interval <ms>', 'clipboard poll interval in milliseconds (default: watcher.clipboardPollInterval)')
     .option('--no-prompt', 'do not print the system prompt at start')
     .addHelpText(
@@ -285,7 +291,7 @@ Exit codes: runs until Ctrl+C (0); 1 when the config is missing or invalid at st
         print(`     ${r.gitCommitMsg ?? r.promptSummary ?? '(no message)'} — ${describeStats(r.files)}`);
         r.files.forEach((f) => print(`       ${f.change === 'create' ? 'A' : f.change === 'delete' ? 'D' : 'M'} ${f.path} +${f.added}/-${f.removed}`));
       });
-      for (const damaged of damagedRecords(root)) printError(`! ${damaged.reason}`);
+      for (const damaged of damagedRecords(root)) printError(`! ${damaged.code}: ${damaged.reason}`);
     });
 
   program

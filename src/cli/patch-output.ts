@@ -28,7 +28,8 @@ function fileLine(f: FileStat): string {
 
 export function printRecoveries(recovered: readonly Recovery[]): void {
   for (const r of recovered) {
-    printError(`! An interrupted transaction (${r.uuid}) was found and rolled back: ${r.restored.length ? r.restored.join(', ') : 'no file needed restoring'}.`);
+    if (r.refused) printError(`! ${r.refused.code}: ${r.refused.message}`);
+    else printError(`! An interrupted transaction (${r.uuid}) was found and rolled back: ${r.restored.length ? r.restored.join(', ') : 'no file needed restoring'}.`);
   }
 }
 
@@ -57,17 +58,29 @@ export function printOutcome(outcome: PatchOutcome, verb = 'Applied', refusal = 
   }
 }
 
-/** The CLI's approval: --yes approves, a terminal asks, anything else refuses with the fix. */
+/**
+ * The CLI's approval: --yes approves, a terminal asks, anything else refuses with the fix. --yes
+ * approves files without anyone having seen them (`unseen`), so it never counts as approving code
+ * the configured commands would run: such an answer is rolled back (REVIEW_REQUIRED), a revert is
+ * kept without running the commands (see code-files.ts and transaction.ts).
+ */
 export function terminalDecider(yes: boolean): (review: PendingReview) => Promise<Decision> {
   return async (review) => {
-    if (yes) return { approve: true };
-    print(`Patch ${review.uuid} is applied and waiting for approval${review.reason === 'linter-errors' ? ' (the linter reports new errors)' : ''}:`);
+    if (yes) return { approve: true, unseen: true };
+    const why = review.reason === 'linter-errors' ? ' (the linter reports new errors)' : review.reason === 'executes-patched-code' ? ' (it changes files your configured commands run; none has run yet)' : '';
+    print(`Patch ${review.uuid} is applied and waiting for approval${why}:`);
     review.files.forEach((f) => print(fileLine(f)));
     if (review.linter) print(`  linter: ${review.linter.errorsBefore} → ${review.linter.errorsAfter} errors (+${review.linter.added})`);
+    for (const executed of review.executes ?? []) {
+      print(`  runs as code: ${executed.path} — ${executed.why}`);
+      const diff = review.files.find((f) => f.path === executed.path)?.diff;
+      if (diff) print(diff.replace(/^/gm, '    '));
+    }
     if (!canAsk()) {
       return { approve: false, reason: 'manual approval is required and there is no terminal to ask; re-run with --yes to approve' };
     }
-    const yesAnswer = await confirm('Keep these changes?');
+    const question = review.reason === 'executes-patched-code' ? 'Keep these changes and then run the postCommand and linter on them?' : 'Keep these changes?';
+    const yesAnswer = await confirm(question);
     return yesAnswer ? { approve: true } : { approve: false, reason: 'you declined' };
   };
 }

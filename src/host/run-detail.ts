@@ -1,13 +1,15 @@
 // A run's detail: read from its file of truth when it has one, else from what the app kept.
 import { readFileSync } from 'node:fs';
 import { HandoffDetailSchema, PatchDetailSchema, RelayDetailSchema, type RunDetail } from '../shared/contract.js';
-import { resolveInsideRoot } from '../engine/fs/safe-path.js';
+import { ownFile } from '../engine/fs/safe-path.js';
+import { HANDOFFS_DIR } from '../engine/handoff/persist.js';
 import { fail, ok, type Result } from '../engine/result.js';
 import { readAnswerDetail, readPatchDetail, readTickDetail, type Store, type StoredRun } from '../engine/store/index.js';
 import { assertNever } from '../engine/result.js';
 
 const PATCH_FILE = /^\.relaycode\/([A-Za-z0-9][A-Za-z0-9_-]*)(?:\.pending)?\.yml$/;
 const ANSWER_FILE = /^\.relaycode\/answers\/(relay-[A-Za-z0-9-]{1,80})\.json$/;
+const BRIEF_FILE = /^\.relaycode\/handoffs\/(brief-[0-9]+-[a-z0-9]+\.md)$/;
 const TICK_FILE = /^relais\/history\/([A-Za-z0-9][A-Za-z0-9._-]*)\/(?:report|meta)\.json$/;
 
 /** The run, its detail and its task's events. */
@@ -48,10 +50,12 @@ function detailOf(run: StoredRun, root: string): { detail: Detail; error: string
     case 'handoff': {
       const parsed = HandoffDetailSchema.safeParse(run.detail);
       if (!parsed.success || !run.file) return { detail: null, error: null };
-      const where = resolveInsideRoot(root, run.file);
-      if (!where.ok) return { detail: parsed.data, error: where.error.message };
+      // The store is input too: only a brief file in Relay Desk's own (real, unlinked) folder is read.
+      const name = BRIEF_FILE.exec(run.file)?.[1];
+      const where = name ? ownFile(root, HANDOFFS_DIR, name) : null;
+      if (!where?.ok) return { detail: parsed.data, error: where ? where.error.message : `${run.file} is not a brief file of ${HANDOFFS_DIR}/.` };
       try {
-        return { detail: { ...parsed.data, markdown: readFileSync(where.value.absolute, 'utf8') }, error: null };
+        return { detail: { ...parsed.data, markdown: readFileSync(where.value, 'utf8') }, error: null };
       } catch (error) {
         return { detail: parsed.data, error: `The brief ${run.file} cannot be read: ${(error as Error).message}` };
       }

@@ -36,13 +36,15 @@ export function notificationFor(envelope: EventEnvelope, projectName: (projectId
       const review = event.review;
       const what = review.gitCommitMsg ?? review.promptSummary ?? 'an assistant’s answer';
       const linter = review.linter && review.linter.added > 0 ? ` — the linter reports ${review.linter.added} new error${review.linter.added === 1 ? '' : 's'}` : '';
+      // Code the configured commands would run is approved in the diff dialog, never blind from a notification.
+      const code = review.reason === 'executes-patched-code';
       return {
         kind: 'approval',
         title: `Patch waiting for approval — ${projectName(event.projectId)}`,
-        body: `${firstLine(what)} (${stats(review.files)})${linter}`,
+        body: `${firstLine(what)} (${stats(review.files)})${linter}${code ? ' — it changes files your commands run; open it to review the diff' : ''}`,
         projectId: event.projectId,
         approvalId: event.approvalId,
-        actions: ['Approve', 'Reject'],
+        ...(code ? {} : { actions: ['Approve', 'Reject'] as const }),
         urgent: true,
       };
     }

@@ -94,7 +94,10 @@ export const PatchReviewSchema = z.strictObject({
   warnings: z.array(z.string()),
   files: z.array(FileDiffSchema),
   linter: LinterVerdictSchema.nullable(),
-  reason: z.enum(['manual-mode', 'linter-errors']),
+  /** executes-patched-code: the patch changes files a configured command runs; nothing has run yet. */
+  reason: z.enum(['manual-mode', 'linter-errors', 'executes-patched-code']),
+  /** With executes-patched-code: those files, and why each counts as code. */
+  executes: z.array(z.strictObject({ path: z.string(), why: z.string() })).optional(),
 });
 export type PatchReview = z.infer<typeof PatchReviewSchema>;
 

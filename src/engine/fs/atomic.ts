@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -7,7 +7,7 @@ import path from 'node:path';
  * write a sibling temp file, fsync it, rename over the target, then fsync the folder.
  * `durable: false` keeps the rename but skips both fsyncs, for copies that can be rebuilt.
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number; durable?: boolean } = {}): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number; durable?: boolean; expectedDir?: string } = {}): void {
   const durable = options.durable ?? true;
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
@@ -22,6 +22,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     closeSync(fd);
   }
   try {
+    // The path chokepoint resolved the folder just before; a folder swapped for a link since then
+    // must not receive the file (engine/fs/safe-path.ts).
+    if (options.expectedDir !== undefined && realpathSync(dir) !== options.expectedDir) throw new Error(`${dir} changed while it was being written (it now leads elsewhere); nothing was written there.`);
     renameSync(tmp, file);
   } catch (error) {
     rmSync(tmp, { force: true });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../patch/config.js';
 import { fail, ok, type Result } from '../result.js';
+import { BACKEND_NAMES } from '../relay/backends/types.js';
 import type { SectionBudgets } from './render.js';
 
 export const HANDOFF_CONFIG_FILE = 'relay.handoff.json';
@@ -44,8 +45,32 @@ const ProfileSchema = z
   });
 export type HandoffProfile = z.infer<typeof ProfileSchema>;
 
+/**
+ * Names a profile can never take: every built-in agent. relay.handoff.json comes with the
+ * repository, so a cloned project's profile called `codex` would otherwise run its own program
+ * (and environment) when the user asks for codex.
+ */
+export const BUILT_IN_AGENT_NAMES: readonly string[] = [...new Set<string>([...ADAPTERS, ...BACKEND_NAMES])];
+
+/** True when a profile name is a built-in agent's, in any case or with trailing dots. */
+export function isBuiltInAgentName(name: string): boolean {
+  return BUILT_IN_AGENT_NAMES.includes(name.toLowerCase().replace(/[. ]+$/, ''));
+}
+
 const HandoffConfigSchema = z.strictObject({
-  profiles: z.record(z.string().regex(PROFILE_NAME, 'profile names are letters, digits, ".", "_" or "-"'), ProfileSchema).default({}),
+  profiles: z
+    .record(z.string().regex(PROFILE_NAME, 'profile names are letters, digits, ".", "_" or "-"'), ProfileSchema)
+    .superRefine((profiles, ctx) => {
+      for (const name of Object.keys(profiles)) {
+        if (!isBuiltInAgentName(name)) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `"${name}" is the name of a built-in agent (${BUILT_IN_AGENT_NAMES.join(', ')}); a profile may not take it, or a repository's relay.handoff.json could run its own program when you ask for that agent. Rename the profile (e.g. "my-${name.toLowerCase()}").`,
+        });
+      }
+    })
+    .default({}),
   budgets: z
     .strictObject({ status: budget, mission: budget, trail: budget, decisions: budget, files: budget, workingMemory: budget })
     .partial()
@@ -91,7 +116,8 @@ export interface Destination {
  * The spec's third layer, a channel's repo alias, has no counterpart here: a project is its repo.
  */
 export function resolveDestination(value: string, config: HandoffConfig): Result<Destination, 'UNKNOWN_DESTINATION'> {
-  const profile = Object.hasOwn(config.profiles, value) ? config.profiles[value] : undefined;
+  // A built-in agent's name always means that agent, never a profile (loadHandoffConfig refuses such profiles too).
+  const profile = !isBuiltInAgentName(value) && Object.hasOwn(config.profiles, value) ? config.profiles[value] : undefined;
   if (profile) {
     return ok({ name: value, via: 'profile', adapter: profile.adapter, command: profile.command ?? profile.adapter, args: profile.args, sandbox: profile.sandbox ?? 'workspace-write', passEnv: profile.passEnv });
   }

@@ -4,6 +4,7 @@
 // index and add what only it holds (relay/review answers, live tick events).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { resolveInsideRoot } from '../fs/safe-path.js';
 import { loadRelayConfig } from '../patch/config.js';
 import { loadAnswers, type RecordedAnswer } from '../relay/record.js';
 import { damagedRecords, listCommitted, type FileStat, type TransactionRecord } from '../patch/state.js';
@@ -96,9 +97,12 @@ export function summariseTransaction(record: TransactionRecord): TransactionSumm
   };
 }
 
-function readJson(file: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+function readJson(root: string, rel: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
-    return { ok: true, value: JSON.parse(readFileSync(file, 'utf8')) };
+    // Through the path chokepoint: a history file that is a link out of the project is not read.
+    const where = resolveInsideRoot(root, rel, { purpose: 'read' });
+    if (!where.ok) return { ok: false, reason: `unreadable (${where.error.code})` };
+    return { ok: true, value: JSON.parse(readFileSync(where.value.absolute, 'utf8')) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, reason: code ? `unreadable (${code})` : 'not valid JSON' };
@@ -121,8 +125,8 @@ export function loadTicks(root: string): { ticks: TickRun[]; skipped: SkippedRec
     const runDir = path.join(dir, name);
     if (!RUN_DIR.test(name) || !isDirectory(runDir)) continue;
     const rel = `relais/history/${name}`;
-    const report = existsSync(path.join(runDir, 'report.json')) ? readJson(path.join(runDir, 'report.json')) : null;
-    const meta = existsSync(path.join(runDir, 'meta.json')) ? readJson(path.join(runDir, 'meta.json')) : null;
+    const report = existsSync(path.join(runDir, 'report.json')) ? readJson(root, `${rel}/report.json`) : null;
+    const meta = existsSync(path.join(runDir, 'meta.json')) ? readJson(root, `${rel}/meta.json`) : null;
     const run = parseTickRun(report?.ok ? report.value : null, meta?.ok ? meta.value : null, rel);
     if (run) ticks.push(run);
     else skipped.push({ path: rel, reason: report && !report.ok ? `report.json ${report.reason}` : 'no run_id, verdict and code in report.json or meta.json' });
@@ -167,7 +171,7 @@ export async function loadProjectHistory(root: string, options: LoadHistoryOptio
   let currentTask: TickTask | null = null;
   const taskFile = path.join(root, 'relais', 'TASK.json');
   if (existsSync(taskFile)) {
-    const task = readJson(taskFile);
+    const task = readJson(root, 'relais/TASK.json');
     currentTask = task.ok ? parseTickTask(task.value) : null;
     if (!currentTask) skipped.push({ path: 'relais/TASK.json', reason: task.ok ? 'missing task_id, milestone_id, task_kind or intent' : task.reason });
   }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { resolveInsideRoot } from '../fs/safe-path.js';
+import { ownFile } from '../fs/safe-path.js';
 import { STATE_DIR } from '../patch/config.js';
 import { fail, ok, type Result } from '../result.js';
 import { BRIEF_ID_PATTERN, GapFillRecordSchema, HANDOFF_BRIEF_SCHEMA_VERSION, type GapFillRecord } from './types.js';
@@ -39,11 +39,12 @@ export function generateBriefId(now: Date): string {
 export function briefPaths(root: string, briefId: string): Result<{ readonly md: string; readonly gap: string }, 'BRIEF_ID_INVALID' | 'BRIEF_PATH_UNSAFE'> {
   const id = checkBriefId(briefId);
   if (!id.ok) return id;
-  const md = resolveInsideRoot(root, `${HANDOFFS_DIR}/${briefId}.md`);
-  const gap = resolveInsideRoot(root, `${HANDOFFS_DIR}/${briefId}.gap.json`);
+  // Relay Desk's own folder: a real folder inside the project, never a link (engine/fs/safe-path.ts).
+  const md = ownFile(root, HANDOFFS_DIR, `${briefId}.md`);
+  const gap = ownFile(root, HANDOFFS_DIR, `${briefId}.gap.json`);
   if (!md.ok) return fail('BRIEF_PATH_UNSAFE', md.error.message);
   if (!gap.ok) return fail('BRIEF_PATH_UNSAFE', gap.error.message);
-  return ok({ md: md.value.absolute, gap: gap.value.absolute });
+  return ok({ md: md.value, gap: gap.value });
 }
 
 function serialiseGap(record: GapFillRecord): string {

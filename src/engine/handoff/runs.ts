@@ -1,6 +1,5 @@
 // Read-only views of a project's runs for agents (the MCP tools) and, later, the window.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readTextOrNull } from '../fs/read.js';
 import { describeStats } from '../patch/summary.js';
 import type { ProjectHistory } from './history.js';
 import { loadTicks, sortNewestFirst } from './history.js';
@@ -59,14 +58,10 @@ export interface TickReport {
 /** Longest report text handed to an agent (Relais caps REPORT.md at 6,000 characters itself). */
 const MAX_REPORT_CHARS = 20_000;
 
+/** A report's text, read through the path chokepoint (a planted link out of the project is not followed). */
 function readText(root: string, rel: string): string | null {
-  const file = path.join(root, rel);
-  if (!existsSync(file)) return null;
-  try {
-    return clip(readFileSync(file, 'utf8'), MAX_REPORT_CHARS);
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull(root, rel);
+  return text === null ? null : clip(text, MAX_REPORT_CHARS);
 }
 
 /** The newest tick report: from relais/history/, else relais/REPORT.json; null when there is none. */

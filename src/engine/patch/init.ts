@@ -1,20 +1,25 @@
 // Making a folder a Relay Desk project: what `relay init` does, shared with the app's
 // "register a folder" so both leave the same files behind.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeInsideRoot } from '../fs/project-write.js';
+import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 import { STATE_DIR, defaultRelayConfig, writeRelayConfig, type RelayConfig } from './config.js';
 
 /** What a projectId may be made of when Relay Desk picks or checks one. */
 export const PROJECT_ID_PATTERN = /^[\w.-]{1,200}$/;
 
-/** Adds `.relaycode/` to the project's .gitignore unless it is already there; true when it added it. */
+/**
+ * Adds `.relaycode/` to the project's .gitignore unless it is already there; true when it added
+ * it. Through the path chokepoint: a cloned repository's `.gitignore` that is a link (to
+ * ~/.bashrc, say) is neither read nor written, and nothing is added.
+ */
 export function ensureStateIgnored(root: string): boolean {
-  const file = path.join(root, '.gitignore');
+  const where = resolveInsideRoot(root, '.gitignore');
+  if (!where.ok) return false;
   const entry = `${STATE_DIR}/`;
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const current = existsSync(where.value.absolute) ? readFileSync(where.value.absolute, 'utf8') : '';
   if (current.split(/\r?\n/).some((l) => l.trim() === entry || l.trim() === STATE_DIR || l.trim() === `/${entry}`)) return false;
-  appendFileSync(file, `${current.length > 0 && !current.endsWith('\n') ? '\n' : ''}${entry}\n`);
-  return true;
+  return writeInsideRoot(root, '.gitignore', `${current}${current.length > 0 && !current.endsWith('\n') ? '\n' : ''}${entry}\n`).ok;
 }
 
 /** Writes relay.config.json (defaults plus an optional linter), creates .relaycode/ and ignores it in git. */
@@ -22,6 +27,6 @@ export function initProject(root: string, options: { readonly projectId: string;
   const defaults = defaultRelayConfig(options.projectId);
   const config: RelayConfig = options.linter ? { ...defaults, patch: { ...defaults.patch, linter: options.linter } } : defaults;
   writeRelayConfig(root, config);
-  mkdirSync(path.join(root, STATE_DIR), { recursive: true });
+  ownFolder(root, STATE_DIR, { create: true }); // a linked .relaycode is left alone; every later write refuses it
   return { config, ignored: ensureStateIgnored(root) };
 }

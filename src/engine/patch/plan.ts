@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import nodePath from 'node:path';
 import type { ApplyFailureCode, FileOperation } from './types.js';
@@ -8,6 +8,7 @@ import { applyReplace } from './strategies/replace.js';
 import { applySearchReplace, parseSearchReplace } from './strategies/search-replace.js';
 import { applyUnifiedDiff, parseUnifiedDiff } from './strategies/unified.js';
 import { resolveInsideRoot } from '../fs/safe-path.js';
+import { tickOwnedPaths } from '../fs/protected.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
 
 /** One file's content before and after the whole response (null = absent). */
@@ -24,16 +25,10 @@ export interface Plan {
 }
 
 /**
- * What a patch may never write: Relay Desk's own state and configuration. An answer that could
- * edit relay.config.json could add a postCommand, and one that could edit relais/ could change
- * the tick runner's verification commands: both would be a way to run anything.
+ * What a patch may never write is decided by the path chokepoint (engine/fs/safe-path.ts and
+ * protected.ts): git's folder, Relay Desk's state and the files that define commands, at any
+ * depth and in every spelling a file system accepts, plus the tick runner's folder here.
  */
-export function reservedTopLevel(root: string): string[] {
-  const reserved = ['.relaycode', 'relay.config.json', 'relais.config.json'];
-  if (existsSync(nodePath.join(root, 'relais.config.json'))) reserved.push('relais');
-  return reserved;
-}
-
 interface Entry {
   readonly original: string | null;
   readonly notUtf8?: boolean;
@@ -47,14 +42,15 @@ interface Entry {
  */
 class VirtualTree {
   private readonly entries = new Map<string, Entry>();
-  private readonly reserved: readonly string[];
+  private readonly tickOwned: readonly string[];
   constructor(private readonly root: string) {
-    this.reserved = reservedTopLevel(root);
+    this.tickOwned = tickOwnedPaths(root);
   }
 
+  /** The path where it really is (after links inside the project), or the chokepoint's refusal. */
   resolve(raw: string): Result<string, ApplyFailureCode> {
-    const safe = resolveInsideRoot(this.root, raw, { reserved: this.reserved });
-    if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.message} The whole response was refused; nothing was written.`, raw);
+    const safe = resolveInsideRoot(this.root, raw, { tickOwned: this.tickOwned });
+    if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.code}: ${safe.error.message} The whole response was refused; nothing was written.`, raw);
     return ok(safe.value.relative);
   }
 
@@ -68,10 +64,10 @@ class VirtualTree {
   }
 
   private load(relative: string): Entry {
-    const absolute = `${this.root}/${relative}`;
+    const absolute = nodePath.join(this.root, relative);
     let stat;
     try {
-      stat = statSync(absolute);
+      stat = lstatSync(absolute);
     } catch {
       return { original: null, current: null, isDirectory: false };
     }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { readTextOrNull } from '../fs/read.js';
+import { readInsideRoot } from '../fs/project-write.js';
 import { merge } from 'node-diff3';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import { acquireProjectLock } from './lock.js';
 import type { PlannedChange } from './plan.js';
-import { committedPath, listCommitted, readRecord, updateRecord, type TransactionRecord } from './state.js';
+import { checkStateFolder, committedPath, listCommitted, loadRecord, updateRecord, type RecordProblemCode, type TransactionRecord } from './state.js';
 import { runTransaction, type Decision, type PatchHooks, type PatchOutcome, type PendingReview } from './transaction.js';
 import { toFileText } from './text.js';
 import { existsSync } from 'node:fs';
@@ -19,7 +19,7 @@ export interface RevertRequest {
 }
 
 /** Finds a committed transaction by uuid (or unique prefix) or by log index. */
-export function findTransaction(root: string, target = '1'): Result<TransactionRecord, 'TRANSACTION_NOT_FOUND'> {
+export function findTransaction(root: string, target = '1'): Result<TransactionRecord, 'TRANSACTION_NOT_FOUND' | RecordProblemCode> {
   if (/^\d+$/.test(target) && target.length < 6) {
     const records = listCommitted(root);
     const record = records[Number(target) - 1];
@@ -27,7 +27,8 @@ export function findTransaction(root: string, target = '1'): Result<TransactionR
     return ok(record);
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(target)) return fail('TRANSACTION_NOT_FOUND', `Not a transaction id: ${JSON.stringify(target)}`);
-  if (existsSync(committedPath(root, target))) return ok(readRecord(committedPath(root, target)));
+  // A record is input like an answer: one naming a path an answer could never write is refused here.
+  if (existsSync(committedPath(root, target))) return loadRecord(committedPath(root, target));
   const matches = listCommitted(root).filter((r) => r.uuid.startsWith(target));
   if (matches.length === 1) return ok(matches[0]!);
   if (matches.length > 1) return fail('TRANSACTION_NOT_FOUND', `${target} matches ${matches.length} transactions; give more of the uuid.`);
@@ -48,7 +49,7 @@ export function planRevert(root: string, record: TransactionRecord): Result<Plan
   const changes: PlannedChange[] = [];
   for (const [file, after] of Object.entries(record.result)) {
     const before = record.snapshot[file] ?? null;
-    const current = readTextOrNull(root, file);
+    const current = readInsideRoot(root, file);
     if (current === before) continue;
     if (current === after) {
       changes.push({ path: file, before: current, after: before });
@@ -76,6 +77,8 @@ export async function revertTransaction(request: RevertRequest, hooks: PatchHook
   const { root } = request;
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
+  const folder = checkStateFolder(root);
+  if (!folder.ok) return { status: 'rejected', error: folder.error, recovered: [] };
   const lock = acquireProjectLock(root);
   if ('heldBy' in lock) {
     return { status: 'rejected', error: { code: 'PROJECT_BUSY', message: `Another Relay Desk process (pid ${lock.heldBy.pid}) is running a transaction in this project.` }, recovered: [] };

@@ -1,9 +1,12 @@
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { STATE_DIR } from './config.js';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { tickOwnedPaths } from '../fs/protected.js';
+import { checkRelativePath, ownFile, ownFolder, type OwnFolderCode } from '../fs/safe-path.js';
+import { fail, ok, type Result } from '../result.js';
 
 const FileOperationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional() }),
@@ -65,6 +68,23 @@ export function stateDir(root: string): string {
   return path.join(root, STATE_DIR);
 }
 
+/**
+ * The absolute path of one of Relay Desk's files in `.relaycode/`, checked right before it is
+ * written or removed: `.relaycode` must be a real folder inside the project, not a link (a cloned
+ * repository's `.relaycode -> /elsewhere` would otherwise receive the records). Throws: callers
+ * checked `checkStateFolder` first, so a failure here means the folder changed mid-transaction.
+ */
+function ownRecordFile(root: string, name: string): string {
+  const file = ownFile(root, STATE_DIR, name, { create: true });
+  if (!file.ok) throw new Error(file.error.message);
+  return file.value;
+}
+
+/** Checks `.relaycode` before Relay Desk uses it (see `ownFolder`); fine when it does not exist yet. */
+export function checkStateFolder(root: string): Result<string, OwnFolderCode> {
+  return ownFolder(root, STATE_DIR);
+}
+
 export function pendingPath(root: string, uuid: string): string {
   return path.join(stateDir(root), `${uuid}.pending.yml`);
 }
@@ -80,32 +100,84 @@ function serialise(record: TransactionRecord): string {
 
 /** Writes the pending record atomically and durably (it is what a crash recovery reads). */
 export function writePending(root: string, record: TransactionRecord): void {
-  writeFileAtomic(pendingPath(root, record.uuid), serialise(record));
+  writeFileAtomic(ownRecordFile(root, `${record.uuid}.pending.yml`), serialise(record));
 }
 
 /** Writes the committed record, then removes the pending one. */
 export function commitRecord(root: string, record: TransactionRecord): void {
-  writeFileAtomic(committedPath(root, record.uuid), serialise(record));
-  rmSync(pendingPath(root, record.uuid), { force: true });
+  writeFileAtomic(ownRecordFile(root, `${record.uuid}.yml`), serialise(record));
+  rmSync(ownRecordFile(root, `${record.uuid}.pending.yml`), { force: true });
 }
 
 /** Rewrites a committed record (e.g. to mark it reverted). */
 export function updateRecord(root: string, record: TransactionRecord): void {
-  writeFileAtomic(committedPath(root, record.uuid), serialise(record));
+  writeFileAtomic(ownRecordFile(root, `${record.uuid}.yml`), serialise(record));
 }
 
 export function removePending(root: string, uuid: string): void {
-  rmSync(pendingPath(root, uuid), { force: true });
+  rmSync(ownRecordFile(root, `${uuid}.pending.yml`), { force: true });
 }
 
-/** Reads and validates one record file; throws with the file name when it is damaged. */
-export function readRecord(file: string): TransactionRecord {
-  const data: unknown = parseYaml(readFileSync(file, 'utf8'));
+/** Why a record read back from disk is not acted on. */
+export type RecordProblemCode = 'RECORD_DAMAGED' | 'RECORD_UNSAFE_PATH';
+
+/** Every path a record names, with where in the record it stands (for the message). */
+function pathsOf(record: TransactionRecord): Array<{ where: string; path: string }> {
+  const out: Array<{ where: string; path: string }> = [];
+  for (const p of Object.keys(record.snapshot)) out.push({ where: 'snapshot', path: p });
+  for (const p of Object.keys(record.result)) out.push({ where: 'result', path: p });
+  for (const p of record.createdDirs) out.push({ where: 'createdDirs', path: p });
+  for (const f of record.files) out.push({ where: 'files', path: f.path });
+  for (const p of [...(record.decision?.kept ?? []), ...(record.decision?.rolledBack ?? [])]) out.push({ where: 'decision', path: p });
+  for (const op of record.operations) {
+    for (const p of op.kind === 'rename' ? [op.from, op.to] : [op.path]) out.push({ where: 'operations', path: p });
+  }
+  return out;
+}
+
+/**
+ * Reads one record file and checks it as the input it is (a cloned repository can carry any
+ * `.relaycode/`): the schema, its uuid against its file name, and EVERY path it names against the
+ * same rules as an answer's paths (engine/fs/safe-path.ts), before recovery, revert, commit or
+ * display act on it. The failure names the record file and the path.
+ */
+export function loadRecord(file: string): Result<TransactionRecord, RecordProblemCode> {
+  const root = path.dirname(path.dirname(file));
+  const shown = path.relative(root, file).split(path.sep).join('/');
+  const leftAlone = 'Relay Desk did not act on it and left it in place; look at it, and delete it if Relay Desk did not write it (a cloned repository can carry one).';
+  let data: unknown;
+  try {
+    if (lstatSync(file).isSymbolicLink()) return fail('RECORD_DAMAGED', `${shown} is a symbolic link, not a record Relay Desk wrote. ${leftAlone}`, shown);
+    data = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return fail('RECORD_DAMAGED', `${shown} is not a valid transaction record: ${(error as Error).message.split('\n')[0]}. ${leftAlone}`, shown);
+  }
   const parsed = TransactionRecordSchema.safeParse(data);
-  if (!parsed.success) throw new Error(`${file} is not a valid transaction record: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
+  if (!parsed.success) return fail('RECORD_DAMAGED', `${shown} is not a valid transaction record: ${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'}. ${leftAlone}`, shown);
+  const record = parsed.data;
+  const named = /^(.+?)(\.pending)?\.yml$/.exec(path.basename(file))?.[1];
+  if (named !== record.uuid) return fail('RECORD_DAMAGED', `${shown} holds transaction ${JSON.stringify(record.uuid)}, not ${JSON.stringify(named)} as its file name says. ${leftAlone}`, shown);
+  for (const other of [record.revertOf, record.revertedBy]) {
+    if (other !== undefined && !UUID.test(other)) return fail('RECORD_DAMAGED', `${shown} refers to ${JSON.stringify(other)}, which is not a transaction id. ${leftAlone}`, shown);
+  }
+  const tickOwned = tickOwnedPaths(root);
+  for (const { where, path: named } of pathsOf(record)) {
+    const checked = checkRelativePath(named, { tickOwned });
+    if (!checked.ok) {
+      return fail('RECORD_UNSAFE_PATH', `${shown} names ${JSON.stringify(named)} (in ${where}), a path an answer could never write: ${checked.error.code}: ${checked.error.message} ${leftAlone}`, shown);
+    }
+  }
+  return ok(record);
 }
 
+/** Reads and validates one record file (see `loadRecord`); throws with the file name when it cannot be used. */
+export function readRecord(file: string): TransactionRecord {
+  const loaded = loadRecord(file);
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  return loaded.value;
+}
+
+const UUID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const COMMITTED = /^([A-Za-z0-9][A-Za-z0-9_-]*)\.yml$/;
 const PENDING = /^([A-Za-z0-9][A-Za-z0-9_-]*)\.pending\.yml$/;
 
@@ -117,9 +189,10 @@ export function listPending(root: string): string[] {
 }
 
 function listNames(root: string): string[] {
-  const dir = stateDir(root);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir);
+  // Records kept behind a link are not this project's: recovery reports the folder instead.
+  const dir = checkStateFolder(root);
+  if (!dir.ok || !existsSync(dir.value)) return [];
+  return readdirSync(dir.value);
 }
 
 export interface RecordRef {
@@ -143,16 +216,13 @@ export function listCommitted(root: string): TransactionRecord[] {
 }
 
 /** Committed record files that cannot be read, with the reason. */
-export function damagedRecords(root: string): Array<{ file: string; reason: string }> {
-  const out: Array<{ file: string; reason: string }> = [];
+export function damagedRecords(root: string): Array<{ file: string; code: RecordProblemCode; reason: string }> {
+  const out: Array<{ file: string; code: RecordProblemCode; reason: string }> = [];
   for (const name of listNames(root)) {
     if (!COMMITTED.test(name) || PENDING.test(name)) continue;
     const file = path.join(stateDir(root), name);
-    try {
-      readRecord(file);
-    } catch (error) {
-      out.push({ file, reason: (error as Error).message });
-    }
+    const loaded = loadRecord(file);
+    if (!loaded.ok) out.push({ file, code: loaded.error.code, reason: loaded.error.message });
   }
   return out;
 }
@@ -164,7 +234,7 @@ export function findByContentHash(root: string, hash: string): string | null {
     const m = COMMITTED.exec(name);
     if (!m || PENDING.test(name)) continue;
     const file = path.join(stateDir(root), name);
-    if (statSync(file).size === 0) continue;
+    if (!lstatSync(file).isFile() || statSync(file).size === 0) continue;
     if (readFileSync(file, 'utf8').includes(needle)) return m[1]!;
   }
   return null;

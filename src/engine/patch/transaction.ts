@@ -1,8 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
-import { readTextOrNull } from '../fs/read.js';
-import { loadRelayConfig, type RelayConfig } from './config.js';
+import { tickOwnedPaths } from '../fs/protected.js';
+import { readInsideRoot, removeInsideRoot, writeInsideRoot } from '../fs/project-write.js';
+import { isDeviceName } from '../fs/path-names.js';
+import { checkRelativePath, resolveInsideRoot } from '../fs/safe-path.js';
+import { filesCommandsExecute, type ExecutedFile } from './code-files.js';
+import { STATE_DIR, loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
 import { acquireProjectLock } from './lock.js';
 import { parseResponse } from './parse.js';
@@ -12,10 +16,11 @@ import {
   commitRecord,
   committedPath,
   findByContentHash,
+  checkStateFolder,
   hasCommitted,
   listPending,
+  loadRecord,
   pendingPath,
-  readRecord,
   removePending,
   writePending,
   type FileStat,
@@ -26,7 +31,6 @@ import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
 import { refExists } from '../git/branch.js';
-import { writeFileAtomic } from '../fs/atomic.js';
 import { currentOwner, ownerIsGone, type ProcessOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
 
@@ -34,7 +38,16 @@ export type PatchSource = 'clipboard' | 'paste' | 'file';
 
 /** What the person (or the policy) decided about an applied, pending patch. */
 export type Decision =
-  | { readonly approve: true; /** Paths to keep; the rest are rolled back. All when omitted. */ readonly keep?: readonly string[] }
+  | {
+      readonly approve: true;
+      /** Paths to keep; the rest are rolled back. All when omitted. */
+      readonly keep?: readonly string[];
+      /**
+       * True when nobody looked at the diff (`--yes`, a revert confirmed by name): the files are
+       * kept, but no command runs code this patch wrote (see code-files.ts).
+       */
+      readonly unseen?: boolean;
+    }
   | { readonly approve: false; readonly reason?: string };
 
 /** Everything shown to the person deciding: what changed on disk, and the linter's verdict. */
@@ -48,8 +61,13 @@ export interface PendingReview {
   readonly warnings: readonly string[];
   readonly files: ReadonlyArray<FileStat & { readonly diff: string }>;
   readonly linter?: LinterVerdict;
-  /** Why the policy did not approve on its own. */
-  readonly reason: 'manual-mode' | 'linter-errors';
+  /**
+   * Why the policy did not approve on its own. `executes-patched-code`: the patch changes files
+   * the configured commands execute (`executes`), so no command has run yet and a person decides.
+   */
+  readonly reason: 'manual-mode' | 'linter-errors' | 'executes-patched-code';
+  /** The changed files a configured command would execute, and why each counts. */
+  readonly executes?: readonly ExecutedFile[];
 }
 
 export interface LinterVerdict {
@@ -63,6 +81,11 @@ export interface LinterVerdict {
 export interface Recovery {
   readonly uuid: string;
   readonly restored: readonly string[];
+  /**
+   * Set when the pending record was not (completely) acted on: it is damaged, names a path an
+   * answer could never write, or a file could not be restored. The record stays in place.
+   */
+  readonly refused?: Failure;
 }
 
 export type PatchOutcome =
@@ -126,6 +149,8 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
   const config = configResult.value;
+  const folder = checkStateFolder(root);
+  if (!folder.ok) return { status: 'rejected', error: folder.error, recovered: [] };
   const lock = acquireProjectLock(root, now(hooks));
   if ('heldBy' in lock) return { status: 'rejected', error: busy(lock.heldBy), recovered: [] };
   try {
@@ -150,9 +175,12 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
     if (seen) {
       return { status: 'skipped', uuid: seen, reason: { code: 'ALREADY_APPLIED', message: `This response was already applied as transaction ${seen}; skipped.` }, recovered };
     }
-    let uuid = control.uuid;
-    for (let n = 2; hasCommitted(root, uuid) || existsSync(pendingPath(root, uuid)); n += 1) uuid = `${control.uuid}-${n}`;
-    if (uuid !== control.uuid) warnings.push(`The assistant reused uuid ${control.uuid} for a different answer; recorded as ${uuid}.`);
+    // The uuid names the record file: a Windows device name (`con`, `nul`…) would open the device.
+    const base = isDeviceName(control.uuid) ? `tx-${control.uuid}` : control.uuid;
+    if (base !== control.uuid) warnings.push(`The answer's uuid ${control.uuid} is a Windows device name; recorded as ${base}.`);
+    let uuid = base;
+    for (let n = 2; hasCommitted(root, uuid) || existsSync(pendingPath(root, uuid)); n += 1) uuid = `${base}-${n}`;
+    if (uuid !== base) warnings.push(`The assistant reused uuid ${control.uuid} for a different answer; recorded as ${uuid}.`);
     hooks.onEvent?.({ type: 'parsed', uuid, operations: operations.length });
 
     const plan = planOperations(root, operations);
@@ -243,6 +271,13 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     return { argv: argv.value, result };
   };
   const configured = (c: string | readonly string[]) => (Array.isArray(c) ? c.length > 0 : (c as string).trim() !== '');
+  const tickOwned = tickOwnedPaths(root);
+  // Files of this patch that the configured commands would execute (lint.js, package.json…).
+  const commandArgvs = [config.patch.preCommand, config.patch.postCommand, config.patch.linter].filter(configured).flatMap((c) => {
+    const argv = toArgv(c);
+    return argv.ok ? [argv.value] : [];
+  });
+  const executes = filesCommandsExecute(root, commandArgvs, changes.map((c) => c.path));
 
   if (configured(config.patch.preCommand)) {
     const pre = await run('preCommand', config.patch.preCommand);
@@ -290,25 +325,28 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
   const rollback = (reason: Failure): void => {
     if (rolledBack) return;
     rolledBack = true;
-    restoreSnapshot(root, record);
-    removePending(root, uuid);
+    const restore = restoreSnapshot(root, record);
+    // A file the chokepoint now refuses (a link planted mid-transaction) keeps the record for the user.
+    if (restore.refused.length === 0) removePending(root, uuid);
     hooks.onEvent?.({ type: 'rolled-back', uuid, reason });
   };
 
-  try {
-    changes.forEach((change, index) => {
-      writeChange(root, change.path, change.after);
-      hooks.fault?.(`file-written:${index}`);
-    });
-    hooks.fault?.('all-written');
-    const touched = new Set(changes.map((c) => c.path));
-
+  /**
+   * The postCommand (with the files it changes captured for rollback) and the linter, on the
+   * patched tree. Returns the rolled-back outcome when the postCommand fails.
+   */
+  const runAfterWrite = async (touched: Set<string>): Promise<{ done: TransactionOutcome } | { linter: LinterVerdict | undefined }> => {
     if (configured(config.patch.postCommand)) {
       const capture: OutsideCapture | null = (await isGitRepo(root)) ? await captureOutsideChanges(root, touched) : null;
       const post = await run('postCommand', config.patch.postCommand);
       if (capture) {
         const extra = await capture.changedSince();
         for (const [file, before] of extra) {
+          // Only what an answer could write is restored on rollback (the chokepoint's rules).
+          if (!checkRelativePath(file, { tickOwned }).ok) {
+            record.warnings.push(`postCommand changed ${file}, which Relay Desk never writes; it is not restored on rollback.`);
+            continue;
+          }
           record.snapshot[file] = before;
           touched.add(file);
         }
@@ -316,24 +354,39 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       }
       if (post.result.exitCode !== 0) {
         const error: Failure = { code: 'POST_COMMAND_FAILED', message: `postCommand ${post.argv.join(' ')} failed (exit ${post.result.exitCode}); every file was restored.\n${tail(post.result.output)}` };
-        const files = statsNow(root, record);
+        const files = statsNow(root, record, tickOwned);
         rollback(error);
-        return { status: 'rolled-back', uuid, error, files };
+        return { done: { status: 'rolled-back', uuid, error, files } };
       }
     }
+    if (!hasLinter) return { linter: undefined };
+    const after = await run('linter', config.patch.linter);
+    const errorsAfter = countLinterErrors(after.result.exitCode, after.result.output);
+    const linter = { errorsBefore, errorsAfter, added: Math.max(0, errorsAfter - errorsBefore), output: tail(after.result.output, 8000) };
+    record.linter = { errorsBefore, errorsAfter, output: linter.output };
+    return { linter };
+  };
 
+  try {
+    changes.forEach((change, index) => {
+      writeChange(root, change.path, change.after, tickOwned);
+      hooks.fault?.(`file-written:${index}`);
+    });
+    hooks.fault?.('all-written');
+    const touched = new Set(changes.map((c) => c.path));
+
+    // Code the answer wrote runs only after a person approved the diff (code-files.ts).
     let linter: LinterVerdict | undefined;
-    if (hasLinter) {
-      const after = await run('linter', config.patch.linter);
-      const errorsAfter = countLinterErrors(after.result.exitCode, after.result.output);
-      linter = { errorsBefore, errorsAfter, added: Math.max(0, errorsAfter - errorsBefore), output: tail(after.result.output, 8000) };
-      record.linter = { errorsBefore, errorsAfter, output: linter.output };
+    if (executes.length === 0) {
+      const ran = await runAfterWrite(touched);
+      if ('done' in ran) return ran.done;
+      linter = ran.linter;
     }
 
-    const files = statsNow(root, record);
+    let files = statsNow(root, record, tickOwned);
     hooks.onEvent?.({ type: 'applied', uuid, files });
 
-    const autoApprove = config.patch.approvalMode === 'auto' && (linter?.added ?? 0) <= config.patch.approvalOnErrorCount;
+    const autoApprove = executes.length === 0 && config.patch.approvalMode === 'auto' && (linter?.added ?? 0) <= config.patch.approvalOnErrorCount;
     let decision: Decision;
     let by: 'auto' | 'user' = 'auto';
     if (autoApprove) {
@@ -346,8 +399,9 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
         root,
         reasoning: meta.reasoning,
         warnings: record.warnings,
-        files: files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, readTextOrNull(root, f.path)) })),
-        reason: config.patch.approvalMode === 'manual' ? 'manual-mode' : 'linter-errors',
+        files: files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, readInsideRoot(root, f.path, { tickOwned })) })),
+        reason: executes.length > 0 ? 'executes-patched-code' : config.patch.approvalMode === 'manual' ? 'manual-mode' : 'linter-errors',
+        ...(executes.length > 0 ? { executes } : {}),
         ...(meta.gitCommitMsg ? { gitCommitMsg: meta.gitCommitMsg } : {}),
         ...(meta.promptSummary ? { promptSummary: meta.promptSummary } : {}),
         ...(linter ? { linter } : {}),
@@ -362,17 +416,43 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       return { status: 'rolled-back', uuid, error, files };
     }
 
+    if (executes.length > 0 && decision.unseen === true && meta.revertOf === undefined) {
+      // --yes approves files nobody looked at; it never approves code the commands would run, now
+      // or at the next patch (the baseline linter and preCommand run on this tree). A revert
+      // confirmed by name is let through below (it puts back earlier content), commands skipped.
+      const error: Failure = {
+        code: 'REVIEW_REQUIRED',
+        message: `This answer changes ${executes.map((e) => `${e.path} (${e.why})`).join('; ')}. Your configured commands would run that code, and it was approved without anyone seeing the diff (--yes), so it was not kept: every file was restored and no command ran it. Apply it without --yes in a terminal, or in the app, to review the diff.`,
+      };
+      rollback(error);
+      return { status: 'rolled-back', uuid, error, files };
+    }
+
     const keep = new Set(decision.keep ?? [...touched]);
     // Partial approval: a file the person unchecked goes back to its snapshot.
     const dropped = [...touched].filter((p) => !keep.has(p) && files.some((f) => f.path === p));
-    for (const file of dropped) writeChange(root, file, record.snapshot[file] ?? null);
+    for (const file of dropped) writeChange(root, file, record.snapshot[file] ?? null, tickOwned);
     removeEmptyFolders(root, record.createdDirs);
-    const keptFiles = files.filter((f) => !dropped.includes(f.path));
-    if (keptFiles.length === 0) {
+    if (files.every((f) => dropped.includes(f.path))) {
       const error: Failure = { code: 'REJECTED', message: 'No file was kept; every file was restored.' };
       rollback(error);
       return { status: 'rolled-back', uuid, error, files };
     }
+
+    if (executes.length > 0) {
+      const commands = [config.patch.postCommand, config.patch.linter].filter(configured);
+      if (decision.unseen === true) {
+        // A revert confirmed by name puts earlier content back; it is kept, but not run unseen.
+        if (commands.length > 0) record.warnings.push(`The postCommand and linter were not run: this revert changes ${executes.map((e) => e.path).join(', ')}, which they would execute, and nobody looked at its diff. Review it, then run them yourself.`);
+      } else {
+        const ran = await runAfterWrite(touched);
+        if ('done' in ran) return ran.done;
+        linter = ran.linter;
+        if (linter && linter.added > 0) record.warnings.push(`The linter, run after your approval, reports ${linter.added} new error(s).`);
+      }
+      files = statsNow(root, record, tickOwned);
+    }
+    const keptFiles = files.filter((f) => !dropped.includes(f.path));
 
     let branch: string | undefined;
     if (config.git.autoGitBranch) branch = await switchToPatchBranch(root, config, uuid, meta.gitCommitMsg, record.warnings);
@@ -381,7 +461,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       ...record,
       approved: true,
       files: keptFiles,
-      result: Object.fromEntries([...touched].filter((p) => !dropped.includes(p)).map((p) => [p, readTextOrNull(root, p)])),
+      result: Object.fromEntries([...touched].filter((p) => !dropped.includes(p)).map((p) => [p, readInsideRoot(root, p, { tickOwned })])),
       decision: { by, kept: keptFiles.map((f) => f.path), rolledBack: dropped },
       ...(branch ? { branch } : {}),
     };
@@ -414,23 +494,20 @@ function tail(text: string, max = 2000): string {
 }
 
 
-function statsNow(root: string, record: TransactionRecord): FileStat[] {
+function statsNow(root: string, record: TransactionRecord, tickOwned: readonly string[]): FileStat[] {
   return Object.entries(record.snapshot)
-    .map(([file, before]) => fileStat(file, before, readTextOrNull(root, file)))
+    .map(([file, before]) => fileStat(file, before, readInsideRoot(root, file, { tickOwned })))
     .filter((s) => s.added + s.removed > 0 || s.change !== 'modify');
 }
 
-/** Writes (or deletes, for null) one file atomically, creating folders as needed. */
-function writeChange(root: string, file: string, content: string | null): void {
-  const absolute = path.join(root, file);
-  if (content === null) {
-    rmSync(absolute, { force: true });
-    removeEmptyParents(root, path.dirname(file));
-    return;
-  }
-  if (existsSync(absolute) && readFileSync(absolute, 'utf8') === content) return;
-  const mode = existsSync(absolute) ? statSync(absolute).mode & 0o777 : undefined;
-  writeFileAtomic(absolute, content, mode === undefined ? {} : { mode });
+/**
+ * Writes (or deletes, for null) one file atomically, creating folders as needed, through the path
+ * chokepoint (checked again now, not only when planned). A refusal throws: the transaction rolls back.
+ */
+function writeChange(root: string, file: string, content: string | null, tickOwned: readonly string[]): void {
+  const done = content === null ? removeInsideRoot(root, file, { tickOwned }) : writeInsideRoot(root, file, content, { tickOwned });
+  if (!done.ok) throw new Error(`${done.error.code}: ${done.error.message}`);
+  if (content === null) removeEmptyParents(root, path.posix.dirname(file));
 }
 
 /** The folders that writing these changes will create, outermost first. */
@@ -438,88 +515,126 @@ function foldersToCreate(root: string, changes: readonly PlannedChange[]): strin
   const folders = new Set<string>();
   for (const change of changes) {
     if (change.after === null) continue;
-    let dir = path.dirname(change.path);
+    let dir = path.posix.dirname(change.path);
     while (dir !== '.' && dir !== '' && !existsSync(path.join(root, dir))) {
       folders.add(dir);
-      dir = path.dirname(dir);
+      dir = path.posix.dirname(dir);
     }
   }
   return [...folders].sort((a, b) => a.length - b.length);
 }
 
+/** Removes one folder if it is empty; only a real folder inside the project (never through a link). */
+function removeIfEmpty(root: string, dir: string): boolean {
+  const where = resolveInsideRoot(root, dir, { purpose: 'cleanup' });
+  if (!where.ok) return false;
+  try {
+    if (readdirSync(where.value.absolute).length > 0) return false;
+    rmdirSync(where.value.absolute); // fails on a link: rmdir never follows one
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function removeEmptyParents(root: string, dir: string): void {
-  let current = dir;
-  while (current !== '.' && current !== '') {
-    const absolute = path.join(root, current);
-    try {
-      if (readdirSync(absolute).length > 0) return;
-      rmdirSync(absolute);
-    } catch {
-      return;
-    }
-    current = path.dirname(current);
+  for (let current = dir; current !== '.' && current !== ''; current = path.posix.dirname(current)) {
+    if (!removeIfEmpty(root, current)) return;
   }
 }
 
 function removeEmptyFolders(root: string, folders: readonly string[]): void {
-  for (const dir of [...folders].sort((a, b) => b.length - a.length)) {
-    try {
-      if (readdirSync(path.join(root, dir)).length === 0) rmdirSync(path.join(root, dir));
-    } catch {
-      // already gone
-    }
-  }
+  for (const dir of [...folders].sort((a, b) => b.length - a.length)) removeIfEmpty(root, dir);
 }
 
-/** Puts every file of the record back as it was before the transaction. */
-export function restoreSnapshot(root: string, record: Pick<TransactionRecord, 'snapshot' | 'createdDirs'>): string[] {
+/** What putting a record's files back did: the files restored, and the ones the chokepoint refused. */
+export interface RestoreResult {
+  readonly restored: string[];
+  readonly refused: Failure[];
+}
+
+/**
+ * Puts every file of the record back as it was before the transaction. Each path goes through
+ * the chokepoint; one it refuses is left alone and reported, and the rest are still restored.
+ */
+export function restoreSnapshot(root: string, record: Pick<TransactionRecord, 'snapshot' | 'createdDirs'>): RestoreResult {
+  const tickOwned = tickOwnedPaths(root);
   const restored: string[] = [];
+  const refused: Failure[] = [];
   for (const [file, before] of Object.entries(record.snapshot)) {
-    const current = readTextOrNull(root, file);
+    const current = readInsideRoot(root, file, { tickOwned });
     if (current === before) continue;
-    writeChange(root, file, before);
+    const done = before === null ? removeInsideRoot(root, file, { tickOwned }) : writeInsideRoot(root, file, before, { tickOwned });
+    if (!done.ok) {
+      refused.push(done.error);
+      continue;
+    }
+    if (before === null) removeEmptyParents(root, path.posix.dirname(file));
     restored.push(file);
   }
   removeEmptyFolders(root, record.createdDirs);
-  return restored;
+  return { restored, refused };
 }
 
 /**
  * Rolls back transactions left pending by a process that died (crash, SIGKILL, power loss).
- * Pending records whose owner still runs are left alone. Call it holding the project lock.
+ * Pending records whose owner still runs are left alone. A record that is damaged or names a
+ * path an answer could never write is not acted on at all: it stays where it is and is reported
+ * (once per call), and recovery goes on with the others. Call it holding the project lock.
  */
 function recoverPendingUnlocked(root: string, hooks: PatchHooks): Recovery[] {
   const recovered: Recovery[] = [];
+  const report = (recovery: Recovery): void => {
+    recovered.push(recovery);
+    hooks.onEvent?.({ type: 'recovered', recovery });
+  };
   for (const uuid of listPending(root)) {
     if (existsSync(committedPath(root, uuid))) {
       removePending(root, uuid); // the commit finished; only the cleanup was interrupted
       continue;
     }
-    let record: TransactionRecord;
-    try {
-      record = readRecord(pendingPath(root, uuid));
-    } catch {
+    const loaded = loadRecord(pendingPath(root, uuid));
+    if (!loaded.ok) {
+      report({ uuid, restored: [], refused: loaded.error });
       continue;
     }
+    const record = loaded.value;
     if (record.owner && !ownerIsGone(record.owner)) continue;
-    const restored = restoreSnapshot(root, record);
+    const { restored, refused } = restoreSnapshot(root, record);
+    if (refused.length > 0) {
+      const file = `${STATE_DIR}/${uuid}.pending.yml`;
+      const message = `The interrupted transaction ${file} could not be rolled back completely: ${refused.map((f) => f.message).join(' ')} Restored: ${restored.join(', ') || 'nothing'}. The record was left in place.`;
+      report({ uuid, restored, refused: { code: 'RECORD_UNSAFE_PATH', message, path: file } });
+      continue;
+    }
     removePending(root, uuid);
-    const recovery = { uuid, restored };
-    recovered.push(recovery);
-    hooks.onEvent?.({ type: 'recovered', recovery });
+    report({ uuid, restored });
   }
   return recovered;
 }
 
-/** Rolls back interrupted transactions of a project (what every `relay` command does first). */
-export function recoverPending(root: string, hooks: PatchHooks = {}): Recovery[] | { busy: Failure } {
-  if (!existsSync(path.join(root, '.relaycode'))) return [];
+/**
+ * Rolls back interrupted transactions of a project (what every `relay` command does first).
+ * `unsafe`: `.relaycode` is a link or not a folder, so nothing in it is trusted or touched.
+ */
+export function recoverPending(root: string, hooks: PatchHooks = {}): Recovery[] | { busy: Failure } | { unsafe: Failure } {
+  if (!existsSync(path.join(root, STATE_DIR)) && !isLink(path.join(root, STATE_DIR))) return [];
+  const folder = checkStateFolder(root);
+  if (!folder.ok) return { unsafe: folder.error };
   const lock = acquireProjectLock(root, now(hooks));
   if ('heldBy' in lock) return { busy: busy(lock.heldBy) };
   try {
     return recoverPendingUnlocked(root, hooks);
   } finally {
     lock.release();
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { ownFile } from '../fs/safe-path.js';
 import { CONFIG_FILE, STATE_DIR } from '../patch/config.js';
 
 export const ANSWERS_DIR = 'answers';
@@ -38,12 +39,17 @@ function answersDir(root: string): string {
 
 /**
  * Writes the answer's record when `root` is a Relay project (it has relay.config.json); a
- * plain repository someone asked about is left untouched. Returns the file written, or null.
+ * plain repository someone asked about is left untouched, and so is one whose `.relaycode`
+ * (or answers/) is a link or not a folder. Returns the file written, or null.
  */
 export function recordAnswer(root: string, answer: RecordedAnswer): string | null {
   if (!ANSWER_ID.test(answer.id)) throw new Error(`Invalid answer id: ${JSON.stringify(answer.id)}`);
   if (!existsSync(path.join(root, CONFIG_FILE))) return null;
-  const file = path.join(answersDir(root), `${answer.id}.json`);
+  // .relaycode/answers must be a real folder inside the project: a cloned repository's link is
+  // not written through (the answer was shown; it is just not recorded).
+  const checked = ownFile(root, `${STATE_DIR}/${ANSWERS_DIR}`, `${answer.id}.json`, { create: true });
+  if (!checked.ok) return null;
+  const file = checked.value;
   writeFileAtomic(file, `${JSON.stringify({ schemaVersion: ANSWER_SCHEMA_VERSION, ...answer }, null, 2)}\n`);
   return file;
 }

@@ -30,7 +30,8 @@ export async function runPatchTask(context: TaskContext, engine: PatchEngine, sp
  * own approval request is granted at once.
  */
 export async function runRevertTask(context: TaskContext, engine: PatchEngine, spec: { transaction: string }): Promise<TaskEnd> {
-  const outcome = await engine.revert({ root: context.root, target: spec.transaction, decide: async () => ({ approve: true }) }, hooks(context));
+  // Confirmed by name, not by looking at the diff: code it brings back is not run unseen.
+  const outcome = await engine.revert({ root: context.root, target: spec.transaction, decide: async () => ({ approve: true, unseen: true }) }, hooks(context));
   return endOf(context, 'revert', outcome);
 }
 
@@ -69,6 +70,7 @@ export function toReview(review: PendingReview): PatchReview {
     files: review.files.map((f) => ({ path: f.path, change: f.change, added: f.added, removed: f.removed, diff: f.diff })),
     linter: review.linter ? { ...review.linter } : null,
     reason: review.reason,
+    ...(review.executes ? { executes: review.executes.map((e) => ({ path: e.path, why: e.why })) } : {}),
   };
 }
 
@@ -76,6 +78,8 @@ function toRuntimeEvent(context: TaskContext, event: PatchEvent): RuntimeEvent |
   const ids = { taskId: context.taskId, projectId: context.projectId };
   switch (event.type) {
     case 'recovered':
+      // A record recovery refused to act on is a warning, not a rollback that happened.
+      if (event.recovery.refused) return { type: 'warning', code: event.recovery.refused.code, message: event.recovery.refused.message, ...ids };
       return { type: 'patch.recovered', ...ids, uuid: event.recovery.uuid, restored: [...event.recovery.restored] };
     case 'parsed':
       return { type: 'patch.parsed', ...ids, uuid: event.uuid, operations: event.operations };

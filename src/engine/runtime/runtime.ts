@@ -369,7 +369,8 @@ class RuntimeActor implements Runtime {
       this.emit({ type: 'task.approval-resolved', ...ids, decision, by });
       return Promise.resolve(decision);
     }
-    if (effectivePolicy(slot.policy, this.clock()) === 'auto') {
+    // A patch that changes code the configured commands run waits for a person under every policy.
+    if (effectivePolicy(slot.policy, this.clock()) === 'auto' && review.reason !== 'executes-patched-code') {
       const decision: DecisionData = { approve: true };
       this.emit({ type: 'task.approval-resolved', ...ids, decision, by: 'policy' });
       return Promise.resolve(decision);

@@ -2,9 +2,10 @@
 // `.relaycode/` (written by src/engine/patch), ask/review answers in `.relaycode/answers/`
 // (src/engine/relay/record.ts) and tick history in `relais/history/<run_id>/` (written by the
 // tick runner; read tolerantly, since only report.json has a schema).
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PatchDetail, RelayDetail, TickDetail } from '../../shared/contract.js';
+import { readTextOrNull } from '../fs/read.js';
 import { STATE_DIR } from '../patch/config.js';
 import { committedPath, pendingPath, readRecord, type TransactionRecord } from '../patch/state.js';
 import { describeStats, fileStat, unifiedDiff } from '../patch/summary.js';
@@ -28,8 +29,10 @@ const PENDING = /^([A-Za-z0-9][A-Za-z0-9_-]*)\.pending\.yml$/;
 /** Names that are safe to join to a project path (no separators, no dot-dot). */
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** A file of truth's text; a planted symlink in its place is not followed (records are input). */
 function readOrNull(file: string): string | null {
   try {
+    if (lstatSync(file).isSymbolicLink()) return null;
     return readFileSync(file, 'utf8');
   } catch {
     return null;
@@ -105,7 +108,7 @@ export function readPatchDetail(root: string, uuid: string): Result<PatchDetail,
   const files = pending
     ? // A pending transaction's "after" is what is on disk now.
       Object.entries(record.snapshot).map(([file, before]) => {
-        const now = readOrNull(path.join(root, file));
+        const now = readTextOrNull(root, file); // through the chokepoint: never a link out of the project
         return { ...fileStat(file, before, now), diff: unifiedDiff(file, before, now) };
       })
     : record.files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, record.result[f.path] ?? null) }));

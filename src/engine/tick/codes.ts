@@ -52,7 +52,7 @@ export const CODE_MEANING: Readonly<Record<TickCode, string>> = {
   STOP_VERIFY_TAINTED: 'A verification named an unknown template or carried an unsafe parameter; nothing was executed and the tick was rolled back.',
   STOP_VERIFY_ONLY_SIDE_EFFECTS: 'A verify_only task changed the repository; the tick was rolled back.',
   STOP_QUESTION_SIDE_EFFECTS: 'A question task changed the repository; the tick was rolled back.',
-  STOP_RUNNER_OWNED_MUTATION: "The builder changed a runner-owned file (relais/ state, prompts, schemas or the config); the tick was rolled back.",
+  STOP_RUNNER_OWNED_MUTATION: "The builder changed a runner-owned file (relais/ state, prompts, schemas or the config) or a file that defines Relay Desk's commands or state (relay.config.json, relay.handoff.json, relais.config.json, .relaycode/, at any depth); the tick was rolled back. Edit such files by hand.",
   STOP_BUILDER_OUTPUT_INVALID: "The builder's final answer was not a valid builder_result JSON object; the tick was rolled back.",
   STOP_HEAD_MOVED: 'HEAD is no longer the base commit or a descendant of it; the tick was rolled back to the base commit.',
   STOP_INTERRUPTED: 'A Claude call failed or timed out, or the runner could not finish safely; see the details.',

@@ -9,6 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { tickOwnedPaths } from '../fs/protected.js';
+import { checkRelativePath, normaliseRelativePath, ownFile } from '../fs/safe-path.js';
 import { commitPaths } from '../git/commit.js';
 import { headCommit } from '../git/head.js';
 import { status } from '../git/status.js';
@@ -43,6 +45,7 @@ export type TickCommitCode =
   | 'TICK_ALREADY_COMMITTED'
   | 'TICK_RUNNING'
   | 'TOUCHED_LIST_TRUNCATED'
+  | 'REPORT_PATH_UNSAFE'
   | 'NOTHING_TO_COMMIT'
   | 'HEAD_MOVED'
   | 'WORKTREE_DIFFERS'
@@ -119,9 +122,6 @@ function isRunnerOwned(paths: WorkspacePaths, rel: string): boolean {
   return rel === paths.dirRel || rel.startsWith(`${paths.dirRel}/`) || rel.startsWith(`${paths.historyDirRel}/`) || rel === lock || rel.startsWith(`${lock}.`);
 }
 
-function isSafeRelative(rel: string): boolean {
-  return rel.length > 0 && !rel.startsWith('/') && !/^[A-Za-z]:/.test(rel) && !rel.split(/[\\/]/).includes('..') && !rel.includes('\0');
-}
 
 const list = (items: readonly string[]): string => (items.length > 10 ? `${items.slice(0, 10).join(', ')} and ${items.length - 10} more` : items.join(', '));
 
@@ -161,9 +161,16 @@ export async function planTickCommit(root: string, runId: string): Promise<Resul
   const scope = (report.scope ?? {}) as Json;
   const touchedRaw = Array.isArray(scope.touched_paths) ? scope.touched_paths.filter((p): p is string => typeof p === 'string') : [];
   if (touchedRaw.some((p) => p.startsWith('… and '))) return fail('TOUCHED_LIST_TRUNCATED', `Tick ${runId} touched more paths than its report lists; commit it by hand.`);
-  const unsafe = touchedRaw.filter((p) => !isSafeRelative(p));
-  if (unsafe.length > 0) return fail('TICK_NOT_FOUND', `Tick ${runId}'s report lists paths that are not inside the project: ${list(unsafe)}.`);
-  const touched = [...new Set(touchedRaw.filter((p) => !isRunnerOwned(paths, p)))].sort();
+  // REPORT.json is input like an answer: every path it lists passes the path chokepoint, so a
+  // planted report cannot make "Approve & commit" stage .git, Relay Desk's config or state.
+  const tickOwned = tickOwnedPaths(root);
+  const outsideRunner = touchedRaw.filter((p) => !isRunnerOwned(paths, p));
+  const refused = outsideRunner.flatMap((p) => {
+    const checked = checkRelativePath(p, { tickOwned });
+    return checked.ok ? [] : [`${p} (${checked.error.code})`];
+  });
+  if (refused.length > 0) return fail('REPORT_PATH_UNSAFE', `Tick ${runId}'s report lists paths Relay Desk never commits for a tick: ${list(refused)}. Commit by hand if these changes are yours.`);
+  const touched = [...new Set(outsideRunner.map((p) => normaliseRelativePath(p)!))].sort();
   if (touched.length === 0) return fail('NOTHING_TO_COMMIT', `Tick ${runId} touched no file outside the runner's own (${paths.dirRel}/); there is nothing to commit.`);
 
   const tickHead = typeof report.head_commit === 'string' ? report.head_commit : typeof report.base_commit === 'string' ? report.base_commit : null;
@@ -226,6 +233,9 @@ export async function commitTick(root: string, runId: string, message: string, n
   const sha = await commitPaths(root, plan.value.paths, text);
   if (!sha) return fail('NOTHING_TO_COMMIT', `None of tick ${runId}'s paths differ from HEAD any more.`);
   const record: TickCommitRecord = { run_id: runId, commit: sha, parent: plan.value.head, message: text, paths: plan.value.paths, committed_at: now().toISOString() };
-  writeFileAtomic(path.join(layout(root).historyDir, runId, COMMIT_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  // The history folder must be a real folder inside the project (a linked one is not written through).
+  const file = ownFile(root, `${layout(root).historyDirRel}/${runId}`, COMMIT_FILE);
+  if (!file.ok) throw new Error(`Committed ${sha.slice(0, 12)}, but commit.json was not written: ${file.error.message}`);
+  writeFileAtomic(file.value, `${JSON.stringify(record, null, 2)}\n`);
   return ok(record);
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { COMMAND_FILES, STATE_FOLDER, isCommandOrStatePath } from '../fs/protected.js';
 import { isInside } from '../fs/safe-path.js';
 import { BlockedRecordSchema } from './blocked.js';
 import type { JudgeRules } from './judge.js';
@@ -14,8 +15,10 @@ export function judgeRules(project: Project): JudgeRules {
   const ownedGlobs = globMatcher(config.runner.runner_owned_globs);
   const configRel = relativeToRoot(project.root, paths.config);
   return {
-    // The config is protected too: a builder that rewrites it could raise its own budgets.
-    isRunnerOwned: (p) => p === configRel || p === paths.dirRel || p.startsWith(`${paths.dirRel}/`) || ownedGlobs(p),
+    // The config is protected too: a builder that rewrites it could raise its own budgets. So are
+    // the files that define commands and Relay Desk's state at any depth (relay.config.json,
+    // relay.handoff.json, .relaycode/…): a builder that wrote one could run anything later.
+    isRunnerOwned: (p) => p === configRel || p === paths.dirRel || p.startsWith(`${paths.dirRel}/`) || ownedGlobs(p) || isCommandOrStatePath(p),
     forbiddenFloor: config.scope.default_forbidden_globs,
     lockfiles: config.scope.lockfiles,
     maxFilesCap: config.diff_limits.default_max_files_touched,
@@ -42,7 +45,16 @@ export class BuilderGuard {
   private ownedSpec() {
     const { paths, config } = this.project;
     const literal = config.runner.runner_owned_globs.filter((g) => !/[*?[\]{}!]/.test(g)).map((g) => path.join(this.project.root, g));
-    return { dirs: isInside(paths.dir, paths.historyDir) ? [paths.dir] : [paths.dir, paths.historyDir], files: [paths.config, paths.lock, ...literal], statOnly: [paths.historyDir] };
+    // Relay Desk's state and command files are usually ignored by git, so they are watched here;
+    // .relaycode's own entries by stat only (records can be large): detected, not restored.
+    const state = path.join(this.project.root, STATE_FOLDER);
+    const commandFiles = Object.keys(COMMAND_FILES).map((f) => path.join(this.project.root, f));
+    return {
+      dirs: isInside(paths.dir, paths.historyDir) ? [paths.dir] : [paths.dir, paths.historyDir],
+      files: [paths.config, paths.lock, ...literal, ...commandFiles],
+      statOnly: [paths.historyDir, state],
+      flat: [state],
+    };
   }
 
   private gitSpec() {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { resolveInsideRoot } from '../fs/safe-path.js';
 import { relativeToRoot } from './workspace.js';
 
 /**
@@ -24,6 +25,12 @@ interface SnapshotSpec {
    * content: history grows to hundreds of MB and is never rewritten, and any write changes ctime.
    */
   readonly statOnly: readonly string[];
+  /**
+   * Folders whose direct entries are fingerprinted but whose subfolders are not walked
+   * (.relaycode: its records and lock matter; answers/ and handoffs/ are written by the app
+   * while a tick runs and are never acted on as commands).
+   */
+  readonly flat?: readonly string[];
 }
 
 /**
@@ -57,6 +64,19 @@ export function takeSnapshot(root: string, spec: SnapshotSpec): FileSnapshot {
   const absolute: string[] = [];
   const dirs: string[] = [];
   for (const dir of spec.dirs) walk(dir, absolute, dirs);
+  for (const dir of spec.flat ?? []) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // absent: nothing to fingerprint
+    }
+    for (const name of names) {
+      const entry = path.join(dir, name);
+      if (lstatSync(entry).isDirectory()) dirs.push(entry);
+      else absolute.push(entry);
+    }
+  }
   for (const dir of dirs) fingerprints.set(relativeToRoot(root, dir), DIR_FINGERPRINT);
   for (const file of spec.files) if (existsSync(file) && !absolute.includes(file)) absolute.push(file);
   const statOnly = spec.statOnly.map((d) => d + path.sep);
@@ -98,7 +118,14 @@ export function changedPaths(before: FileSnapshot, after: FileSnapshot): string[
 export function restoreSnapshot(root: string, before: FileSnapshot, paths: readonly string[]): string[] {
   const lost: string[] = [];
   for (const rel of paths) {
-    const absolute = path.join(root, rel);
+    // Through the path chokepoint: a folder the builder swapped for a link leading out of the
+    // repository is not written through (the file is reported as not restored instead).
+    const where = resolveInsideRoot(root, rel, { purpose: 'cleanup' });
+    if (!where.ok) {
+      lost.push(rel);
+      continue;
+    }
+    const absolute = where.value.absolute;
     const kept = before.contents.get(rel);
     if (kept !== undefined) {
       rmSync(absolute, { recursive: true, force: true });

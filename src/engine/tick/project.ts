@@ -6,7 +6,8 @@ import type { SourceEnv } from './claude.js';
 import { TICK_CONFIG_FILE, loadTickConfig, type TickConfig } from './config.js';
 import type { BuilderResult, Task } from './task.js';
 import { compileSchema, type SchemaCheck } from './validate.js';
-import { workspacePaths, type WorkspacePaths } from './workspace.js';
+import { relativeToRoot, workspacePaths, type WorkspacePaths } from './workspace.js';
+import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 
 /** A repository whose config, workspace and git state were read and found usable (A1 rows 1-2). */
 export interface Project {
@@ -38,9 +39,15 @@ function missingConfig(reason: string, remediation: string, details: readonly st
 }
 
 function readWorkspaceFile(root: string, rel: string, problems: string[]): string {
-  const file = path.join(root, rel);
+  // Through the path chokepoint: a prompt or schema that is a link out of the repository (a
+  // cloned one could point it at ~/.ssh) is not read and sent to a model.
+  const where = resolveInsideRoot(root, rel, { purpose: 'read' });
+  if (!where.ok) {
+    problems.push(`${rel} cannot be used: ${where.error.message}`);
+    return '';
+  }
   try {
-    return readFileSync(file, 'utf8');
+    return readFileSync(where.value.absolute, 'utf8');
   } catch {
     problems.push(`${rel} is missing or unreadable`);
     return '';
@@ -92,6 +99,12 @@ export async function openProject(start: string, identity: RunnerIdentity): Prom
   const config = loaded.value;
   const paths = workspacePaths(root, config);
   const blocked = (blocker: Blocker): OpenedProject => ({ ok: false, blocker, paths });
+  // The runner's own folders must be real folders inside the repository: a cloned repository whose
+  // relais/ (or history folder) is a link to elsewhere would otherwise receive every file the tick writes.
+  for (const folder of [paths.dirRel, paths.historyDirRel, path.posix.dirname(relativeToRoot(root, paths.lock))]) {
+    const checked = ownFolder(root, folder);
+    if (!checked.ok) return blocked(missingConfig(`The tick runner's folder cannot be used: ${checked.error.message}`, `Make ${folder}/ a real folder inside the repository (not a symbolic link), then run again.`));
+  }
 
   const problems: string[] = [];
   const taskSchema = loadSchema<Task>(root, config.orchestrator.task_schema_file, problems);

@@ -1,4 +1,4 @@
-import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { readdirSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { resolveInsideRoot } from '../fs/safe-path.js';
 import { headCommit, symbolicHead } from '../git/head.js';
@@ -28,14 +28,15 @@ export interface RollbackResult {
 }
 
 function removeWithEmptyParents(root: string, rel: string): boolean {
-  // The folder must resolve inside the root; the entry itself may be a symlink (rm removes the link).
-  const parentRel = path.posix.dirname(rel);
-  const parent = parentRel === '.' ? { ok: true as const, value: { absolute: root } } : resolveInsideRoot(root, parentRel);
-  if (!parent.ok || rel.split('/').includes('..')) return false;
-  rmSync(path.join(parent.value.absolute, path.posix.basename(rel)), { force: true, recursive: true });
+  // Through the path chokepoint: inside the root, never .git, and the entry itself may be a
+  // symlink (rm removes the link, never what it points to).
+  const where = resolveInsideRoot(root, rel, { purpose: 'cleanup' });
+  if (!where.ok) return false;
+  rmSync(where.value.absolute, { force: true, recursive: true });
   // git cannot represent empty folders; leave none behind from files the tick created.
-  let dir = parent.value.absolute;
-  while (dir.startsWith(root + path.sep)) {
+  const rootReal = realpathSync(root);
+  let dir = path.dirname(where.value.absolute);
+  while (dir.startsWith(rootReal + path.sep)) {
     try {
       if (readdirSync(dir).length > 0) break;
       rmdirSync(dir);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { bootId } from '../fs/process.js';
-import { resolveInsideRoot } from '../fs/safe-path.js';
+import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 import { headCommit, headPosition, isAncestor } from '../git/head.js';
 import { blastLine, blastRadius, type BlastRadius, type TouchedFile } from './blast.js';
 import { blockedRecord, writeBlocked, type Blocker, type BlockedRecord } from './blocked.js';
@@ -73,8 +74,9 @@ export function newRunId(at: Date): string {
 
 function finishBlocked(paths: WorkspacePaths, blocker: Blocker, runId: string | null, clock: () => Date, emit: TickEventSink): TickOutcome {
   const record = blockedRecord(blocker, runId, clock());
-  writeBlocked(paths.blocked, record);
   const rel = relativeToRoot(paths.root, paths.blocked);
+  // A workspace that is a link (or not a folder) is not written through: the outcome still says why.
+  if (existsSync(paths.root) && ownFolder(paths.root, path.posix.dirname(rel)).ok) writeBlocked(paths.blocked, record);
   emit({ type: 'reported', runId, at: record.at, verdict: 'blocked', code: blocker.code, path: rel, rolledBack: false });
   return { verdict: 'blocked', code: blocker.code, runId, blocked: record, path: rel, detail: blocker.reason };
 }
@@ -282,7 +284,7 @@ async function buildAndJudge(ctx: TickContext, f: Findings, task: Task): Promise
 async function verify(ctx: TickContext, f: Findings, task: Task): Promise<StopCode | null> {
   const { project } = ctx;
   const v = project.config.verification;
-  const plan = planVerification(task, v.templates, paramRulesOf(project.config), { fastMs: v.timeout_fast_seconds * 1000, slowMs: v.timeout_slow_seconds * 1000 }, (p) => resolveInsideRoot(project.root, p).ok);
+  const plan = planVerification(task, v.templates, paramRulesOf(project.config), { fastMs: v.timeout_fast_seconds * 1000, slowMs: v.timeout_slow_seconds * 1000 }, (p) => resolveInsideRoot(project.root, p, { purpose: 'read' }).ok);
   const at = (): string => ctx.clock().toISOString();
   if (!plan.ok) {
     f.taints = plan.taints;

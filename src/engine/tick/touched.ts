@@ -1,8 +1,19 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { resolveInsideRoot } from '../fs/safe-path.js';
 import { diffAgainst, patchAgainst } from '../git/diff.js';
 import { status } from '../git/status.js';
 import { countLines, newFilePatch, type TouchedFile } from './blast.js';
+
+/**
+ * An untracked file's bytes as git would show them: a symlink is its target path (never the file
+ * it points to, which may be outside the repository), and the path goes through the chokepoint.
+ */
+function readUntracked(root: string, rel: string): Buffer {
+  const where = resolveInsideRoot(root, rel, { purpose: 'cleanup' });
+  if (!where.ok) throw new Error(where.error.message);
+  if (lstatSync(where.value.absolute).isSymbolicLink()) return Buffer.from(readlinkSync(where.value.absolute));
+  return readFileSync(where.value.absolute);
+}
 
 /**
  * The touched set from git reality: tracked files that differ from `base` in the work tree
@@ -29,7 +40,7 @@ export async function collectTouched(root: string, base: string): Promise<Touche
     if (seen.has(entry.path)) continue;
     let counted = { lines: 0, binary: false };
     try {
-      counted = countLines(readFileSync(path.join(root, entry.path)));
+      counted = countLines(readUntracked(root, entry.path));
     } catch {
       // vanished or unreadable (a socket, a broken symlink): still touched, with no lines
     }
@@ -49,7 +60,7 @@ export function diffPatch(tracked: string, root: string, touched: readonly Touch
   for (const file of touched) {
     if (file.change !== 'untracked') continue;
     try {
-      patch += newFilePatch(file.path, readFileSync(path.join(root, file.path)));
+      patch += newFilePatch(file.path, readUntracked(root, file.path));
     } catch {
       patch += `diff --git a/${file.path} b/${file.path}\n# (unreadable untracked file)\n`;
     }

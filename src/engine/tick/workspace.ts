@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { ownFolder } from '../fs/safe-path.js';
 import { fail, ok, type Result } from '../result.js';
 import { TICK_CONFIG_FILE, defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
 import { FIXTURES_README, FIXTURES_README_FILE } from './fixtures-readme.js';
@@ -55,6 +56,14 @@ export function relativeToRoot(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/');
 }
 
+function lstatOrNull(file: string): Stats | null {
+  try {
+    return lstatSync(file);
+  } catch {
+    return null;
+  }
+}
+
 /** What `initWorkspace` did, file by file (root-relative paths). */
 export interface InitResult {
   readonly created: readonly string[];
@@ -79,6 +88,8 @@ function ensureIgnored(paths: WorkspacePaths, created: string[], kept: string[])
   add(paths.historyDirRel, true);
   add(`${paths.dirRel}/*.tmp`);
   for (const [file, entries] of byFile) {
+    // A .gitignore that is a link (a cloned repository's) is neither read nor written through.
+    if (lstatOrNull(file)?.isSymbolicLink()) continue;
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
     const lines = new Set(current.split(/\r?\n/).map((l) => l.trim()));
     const missing = entries.filter((e) => !lines.has(e));
@@ -122,7 +133,7 @@ function writeIfMissing(paths: WorkspacePaths, file: string, text: string, creat
  * Creates relais.config.json (every default spelled out) and the workspace: schemas, prompts,
  * the fixture list (fixtures/README.md), the history folder and the ignore rules for runner state. Existing files are kept as they are.
  */
-export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID'> {
+export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID' | 'WORKSPACE_UNSAFE'> {
   const created: string[] = [];
   const kept: string[] = [];
   let config = defaultTickConfig();
@@ -136,6 +147,11 @@ export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID'
     created.push(TICK_CONFIG_FILE);
   }
   const paths = workspacePaths(root, config);
+  // The runner's folders must be real folders inside the repository: never written through a link.
+  for (const folder of [paths.dirRel, paths.historyDirRel]) {
+    const checked = ownFolder(root, folder);
+    if (!checked.ok) return fail('WORKSPACE_UNSAFE', checked.error.message);
+  }
   mkdirSync(paths.dir, { recursive: true });
   for (const [file, text] of workspaceFiles(root, config)) writeIfMissing(paths, file, text, created, kept);
   // Documentation only: a tick never needs it, so it is not among the files doctor requires.

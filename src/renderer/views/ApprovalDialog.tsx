@@ -101,8 +101,24 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
               Apply this patch? <span className="muted">{formatBlast(blast)}</span>
             </h2>
           </div>
-          <Badge tone={review.reason === 'linter-errors' ? 'warning' : 'neutral'}>{review.reason === 'linter-errors' ? 'new linter errors' : 'waiting for you'}</Badge>
+          <Badge tone={review.reason === 'manual-mode' ? 'neutral' : 'warning'}>
+            {review.reason === 'linter-errors' ? 'new linter errors' : review.reason === 'executes-patched-code' ? 'changes code your commands run' : 'waiting for you'}
+          </Badge>
         </header>
+
+        {review.reason === 'executes-patched-code' ? (
+          <section className="executes-warning tone-danger" aria-label="Code your commands run">
+            <strong>This patch changes files that your configured commands run.</strong> Nothing has run yet: the postCommand and the linter run on these files
+            only after you approve. Read their diff first.
+            <ul>
+              {(review.executes ?? []).map((e) => (
+                <li key={e.path}>
+                  <code>{e.path}</code> — {e.why}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
 
         {review.gitCommitMsg ? <pre className="commit-message">{review.gitCommitMsg}</pre> : null}
 

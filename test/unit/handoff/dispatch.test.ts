@@ -45,9 +45,10 @@ describe('dispatch', () => {
       budgets: {},
     };
 
-    it('resolves a profile first, then an adapter name', () => {
+    it('resolves a profile first, then an adapter name; a built-in name is always the built-in agent', () => {
       expect(resolveDestination('opus', config)).toMatchObject({ ok: true, value: { via: 'profile', adapter: 'claude', command: '/opt/claude', args: ['--model', 'opus'] } });
-      expect(resolveDestination('claude', config)).toMatchObject({ ok: true, value: { via: 'profile', command: 'my-claude' } });
+      // A repository's relay.handoff.json must not swap its own program in for `claude` (issue 12 item 4).
+      expect(resolveDestination('claude', config)).toMatchObject({ ok: true, value: { via: 'adapter', command: 'claude' } });
       expect(resolveDestination('codex', config)).toMatchObject({ ok: true, value: { via: 'adapter', adapter: 'codex', command: 'codex', sandbox: 'workspace-write' } });
     });
 

@@ -34,6 +34,13 @@ describe('notificationFor', () => {
     });
   });
 
+  it('never offers Approve for a patch that changes code the configured commands run', () => {
+    const code = { ...review, linter: null, reason: 'executes-patched-code' as const, executes: [{ path: 'lint.js', why: 'the configured command `node lint.js` runs it' }] };
+    const model = notificationFor(envelope({ type: 'task.waiting-approval', taskId: 't1', projectId: 'p1', approvalId: 'a1', review: code }), names);
+    expect(model).toMatchObject({ kind: 'approval', approvalId: 'a1', body: expect.stringContaining('open it to review the diff') });
+    expect(model).not.toHaveProperty('actions');
+  });
+
   it('tells a patch applied or rolled back once, with the reason', () => {
     expect(notificationFor(envelope({ type: 'patch.committed', taskId: 't1', projectId: 'p2', uuid: 'u', files: review.files }), names)).toMatchObject({ title: 'Patch applied — Blog', body: '2 files, +13/-1' });
     expect(notificationFor(envelope({ type: 'patch.rolled-back', taskId: 't1', projectId: 'p2', uuid: 'u', reason: { code: 'POST_COMMAND_FAILED', message: 'prettier failed\nmore' } }), names)).toMatchObject({

@@ -1,0 +1,158 @@
+// Which files of a patch are code that Relay Desk's own commands would run. The linter and the
+// pre/post commands of relay.config.json run on the patched tree (and the preCommand on the next
+// patch's tree), so an answer that edits a file those commands execute or load would get its code
+// run before any person looked at it. Such a patch goes to manual approval whatever approvalMode
+// says, and no command runs until a person approved the diff (see transaction.ts).
+//
+// The list below is the ONE place that says which files count as code; each entry says why.
+// It errs on the side of asking: a false positive costs one click, a false negative runs code.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** A changed file that a configured command would execute or load, and why it counts. */
+export interface ExecutedFile {
+  readonly path: string;
+  readonly why: string;
+}
+
+interface CodeFileRule {
+  readonly test: (relative: string, base: string) => boolean;
+  readonly why: string;
+}
+
+const name = (...names: string[]) => (_: string, base: string) => names.includes(base);
+const nameMatches = (pattern: RegExp) => (_: string, base: string) => pattern.test(base);
+const under = (...folders: string[]) => (relative: string) => relative.split('/').some((segment, i, all) => i < all.length - 1 && folders.includes(segment));
+
+/** Files that are code (or load code) for the tools a linter or pre/post command typically starts. */
+const CODE_FILE_RULES: readonly CodeFileRule[] = [
+  { test: name('package.json'), why: 'package.json scripts are what `npm run`, `npx`, `pnpm` and `yarn` execute (and its lifecycle scripts run on install)' },
+  { test: nameMatches(/\.config\.(js|cjs|mjs|ts|mts|cts|jsx|tsx)$/), why: 'a *.config.js/ts file is a JavaScript/TypeScript module that the tool (vite, vitest, jest, eslint, prettier, webpack, tailwind…) imports and runs' },
+  { test: nameMatches(/^\.(eslintrc|prettierrc|babelrc|stylelintrc|mocharc|lintstagedrc|swcrc|releaserc)(\..*)?$/), why: 'tool configuration that is code or names plugins and parsers by path, which the tool loads and runs' },
+  { test: nameMatches(/^(babel|jest|eslint|prettier|stylelint|lint-staged|commitlint)\.config\..*$/), why: 'tool configuration that is code or names plugins by path, which the tool loads and runs' },
+  { test: nameMatches(/^tsconfig(\..*)?\.json$/), why: 'tsconfig.json can name modules ts-node and tsx load before anything else ("ts-node": { "require": […] })' },
+  { test: name('Makefile', 'makefile', 'GNUmakefile'), why: 'make runs the shell commands of its Makefile' },
+  { test: nameMatches(/\.mk$/), why: 'make includes *.mk files and runs their shell commands' },
+  { test: name('justfile', 'Justfile', '.justfile', 'Taskfile.yml', 'Taskfile.yaml', 'Rakefile', 'Gemfile', 'Brewfile'), why: 'a task runner file: its recipes are shell commands or Ruby code' },
+  { test: name('.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnpmfile.mjs', 'pnpm-workspace.yaml', 'bunfig.toml', '.bunfig.toml'), why: 'package manager settings can set script-shell, node-options, yarnPath or hooks: the package manager runs them' },
+  { test: under('.yarn'), why: 'Yarn runs the release (yarnPath) and plugins kept under .yarn/' },
+  { test: under('.husky'), why: 'husky hooks are shell scripts git runs' },
+  { test: name('lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', '.pre-commit-config.yaml', '.pre-commit-hooks.yaml', '.lintstagedrc'), why: 'git hook managers run the commands this file lists' },
+  { test: under('node_modules'), why: 'node_modules holds the programs npx, node and every JavaScript tool load and run' },
+  { test: under('.venv', 'venv', 'site-packages'), why: 'a Python environment: its programs and .pth files run when the tools in it start' },
+  { test: nameMatches(/^(sitecustomize|usercustomize)\.py$|\.pth$/), why: 'Python imports and runs these at start-up' },
+  { test: name('conftest.py'), why: 'pytest imports conftest.py files as code' },
+  { test: name('setup.py', 'noxfile.py', 'fabfile.py', 'dodo.py', 'manage.py'), why: 'a Python file that build and test tools execute' },
+  { test: name('tox.ini', 'pyproject.toml', 'setup.cfg', 'pytest.ini', '.pylintrc', 'pylintrc', 'mypy.ini', '.flake8'), why: 'Python tool configuration can name plugins, hooks or commands that the tool loads and runs' },
+  { test: name('build.rs', 'Cargo.toml'), why: 'cargo compiles and runs build.rs (and build scripts named in Cargo.toml) before checking or building' },
+  { test: under('.cargo'), why: '.cargo/config.toml can set a runner or rustc wrapper that cargo executes' },
+  { test: nameMatches(/^\.golangci\.(ya?ml|toml|json)$/), why: 'golangci-lint configuration can load plugins (compiled code) by path' },
+  { test: nameMatches(/^\.rubocop.*\.ya?ml$/), why: 'rubocop configuration can `require` Ruby files, which it runs' },
+  { test: nameMatches(/^\.env(\..*)?$/), why: 'tools that load .env into the environment pass on NODE_OPTIONS or PYTHONSTARTUP, which run code' },
+  { test: name('.envrc'), why: 'direnv runs .envrc as a shell script' },
+  { test: under('.githooks', 'git-hooks'), why: 'a hooks folder that git can be pointed at (core.hooksPath) runs these scripts' },
+];
+
+/** Interpreters: the options before the script and the script itself are code; what follows are its arguments. */
+const INTERPRETERS = new Set([
+  'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'sh', 'bash', 'zsh', 'dash', 'fish', 'ksh', 'pwsh', 'powershell',
+  'python', 'python3', 'python2', 'pypy', 'pypy3', 'ruby', 'perl', 'php', 'lua', 'Rscript',
+]);
+
+/** Interpreter options whose value is a file that is loaded as code (`node -r ./hook.js`). */
+const CODE_VALUE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-m', '--rcfile', '--init-file']);
+
+/** Test runners: every file or folder they are given is imported and run. */
+const TEST_RUNNERS = new Set(['pytest', 'py.test', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'rspec', 'phpunit', 'playwright', 'cypress']);
+
+/** Files with these extensions are code when a tool is told to load them (`--config eslint.local.cjs`). */
+const CODE_EXTENSION = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx|py|rb|pl|sh|bash|zsh|ps1|bat|cmd|php|lua)$/i;
+
+/** Options whose value a tool loads (a config, plugin, rules folder, setup file…). */
+const LOADING_OPTION = /^(-c|-r|-p|--?[a-z-]*(config|plugin|rule|require|import|loader|setup|preset|parser|transform|resolver|reporter|project|init)[a-z-]*)$/i;
+
+function programName(argv0: string): string {
+  return path.basename(argv0).replace(/\.(exe|cmd|bat)$/i, '');
+}
+
+/** The project-relative path an argv element names, when it names something inside the project other than the root. */
+function operandPath(root: string, value: string): string | null {
+  if (value === '' || value.startsWith('-')) return null;
+  const absolute = path.resolve(root, value);
+  const relative = path.relative(root, absolute);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
+  return relative.split(path.sep).join('/');
+}
+
+/**
+ * The argv elements of one command that name code: the program itself when given as a path
+ * (`./scripts/fmt.sh`); for an interpreter, the files its code options load and the script (not
+ * the script's own arguments); for a test runner, every file or folder operand; for any other
+ * tool, option values that are code files (`--config=eslint.local.cjs`, `-c x.js`).
+ */
+function codeOperands(argv: readonly string[]): string[] {
+  const program = programName(argv[0]!);
+  const out: string[] = [];
+  if (argv[0]!.includes('/') || argv[0]!.includes('\\')) out.push(argv[0]!);
+  const rest = argv.slice(1);
+  if (INTERPRETERS.has(program)) {
+    for (let i = 0; i < rest.length; i += 1) {
+      const arg = rest[i]!;
+      if (arg.startsWith('-')) {
+        if (arg.includes('=')) out.push(arg.slice(arg.indexOf('=') + 1));
+        else if (CODE_VALUE_OPTIONS.has(arg) && i + 1 < rest.length) out.push(rest[(i += 1)]!);
+        continue;
+      }
+      out.push(arg); // the script; what follows is its arguments
+      break;
+    }
+    return out;
+  }
+  if (TEST_RUNNERS.has(program)) return [...out, ...rest.map((a) => (a.startsWith('-') && a.includes('=') ? a.slice(a.indexOf('=') + 1) : a))];
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i]!;
+    if (!arg.startsWith('-')) continue;
+    // `--opt=value` is always the option's own value; a separate value only for options that load things.
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : LOADING_OPTION.test(arg) ? rest[i + 1] : undefined;
+    if (value !== undefined && CODE_EXTENSION.test(value)) out.push(value);
+  }
+  return out;
+}
+
+function isFolder(root: string, relative: string): boolean {
+  try {
+    return statSync(path.join(root, relative)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The changed files that the configured commands (argv arrays) would execute or load: the code
+ * operands of each command (files, and everything under a folder given as one), and the tool and
+ * build files of the list above. Empty when no command is configured, since nothing of Relay
+ * Desk's would then run.
+ */
+export function filesCommandsExecute(root: string, commands: ReadonlyArray<readonly string[]>, changed: readonly string[]): ExecutedFile[] {
+  const configured = commands.filter((argv) => argv.length > 0);
+  if (configured.length === 0) return [];
+  const hits = new Map<string, string>();
+  for (const argv of configured) {
+    for (const operand of codeOperands(argv)) {
+      const named = operandPath(root, operand);
+      if (named === null) continue;
+      for (const file of changed) {
+        if (file === named) hits.set(file, `the configured command \`${argv.join(' ')}\` runs it`);
+        else if (file.startsWith(`${named}/`) && (isFolder(root, named) || !existsSync(path.join(root, named)))) {
+          hits.set(file, `the configured command \`${argv.join(' ')}\` runs the files in ${named}/`);
+        }
+      }
+    }
+  }
+  for (const file of changed) {
+    if (hits.has(file)) continue;
+    const rule = CODE_FILE_RULES.find((r) => r.test(file, path.posix.basename(file)));
+    if (rule) hits.set(file, rule.why);
+  }
+  return [...hits].map(([file, why]) => ({ path: file, why })).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
