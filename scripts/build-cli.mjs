@@ -1,19 +1,66 @@
-// Bundles the two CLIs into dist/cli so that `node dist/cli/relay.js` works without tsx.
-// Dependencies stay external (they are installed in node_modules).
+// Bundles the two CLIs into dist/cli so that `node dist/cli/relay.js` works without tsx, and
+// starts fast: pure-JS dependencies are bundled in (no node_modules resolution at start), and
+// every command's engine code sits in chunks loaded only when that command runs.
+// Kept external: native modules (better-sqlite3), electron, and packages that find files of
+// their own next to their code at run time (clipboardy's xsel fallback, open's xdg-open).
 import { build } from 'esbuild';
+import path from 'node:path';
 
-await build({
+const EXTERNAL = ['better-sqlite3', 'electron', 'clipboardy', 'open', 'bufferutil', 'utf-8-validate'];
+/** What `relay --version` may load: commander, and the CLI's own small modules. */
+const STARTUP_PACKAGES = new Set(['commander']);
+
+// zod's classic API hangs every locale (about half of zod's code) off its namespace object, so
+// bundling cannot drop them; only English is ever used, so the locale index exports only it.
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: path.join(path.dirname(args.importer), args.path), namespace: 'zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), 'en.js'))};`, resolveDir: path.dirname(args.path) }));
+  },
+};
+
+const result = await build({
   entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts' },
   outdir: 'dist/cli',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
-  // Shared code and lazily imported commands (relay ui) go to chunks, so a command only loads what it uses.
+  external: EXTERNAL,
+  // Shared code and lazily imported commands go to chunks, so a command only loads what it uses.
   splitting: true,
   sourcemap: true,
-  banner: { js: '#!/usr/bin/env node' },
+  metafile: true,
+  plugins: [englishOnlyZod],
+  // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __relayCreateRequire } from 'node:module';\nconst require = __relayCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// Guard: what an entry loads before its command runs (its static import closure) must stay small.
+const outputs = result.metafile.outputs;
+for (const entry of ['dist/cli/relay.js', 'dist/cli/relais.js']) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(entry);
+  const packages = new Set();
+  let bytes = 0;
+  for (const file of seen) {
+    bytes += outputs[file].bytes;
+    for (const input of Object.keys(outputs[file].inputs)) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      if (match && !STARTUP_PACKAGES.has(match[1])) packages.add(match[1]);
+    }
+  }
+  if (packages.size > 0) {
+    console.error(`✘ ${entry} loads ${[...packages].join(', ')} at start-up; import them inside the command's action (await import(...)) instead.`);
+    process.exit(1);
+  }
+  if (process.argv.includes('--verbose')) console.log(`${entry}: ${seen.size} file(s), ${Math.round(bytes / 1024)} KB at start-up`);
+}
 console.log('built dist/cli/relay.js and dist/cli/relais.js');

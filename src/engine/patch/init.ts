@@ -25,3 +25,12 @@ export function initProject(root: string, options: { readonly projectId: string;
   mkdirSync(path.join(root, STATE_DIR), { recursive: true });
   return { config, ignored: ensureStateIgnored(root) };
 }
+
+/** A linter worth suggesting for the kind of project at `root` (from its manifest files), or null. */
+export function suggestLinter(root: string): string | null {
+  if (existsSync(path.join(root, 'tsconfig.json'))) return 'npx tsc --noEmit';
+  if (existsSync(path.join(root, 'pyproject.toml'))) return 'ruff check .';
+  if (existsSync(path.join(root, 'go.mod'))) return 'go vet ./...';
+  if (existsSync(path.join(root, 'Cargo.toml'))) return 'cargo check';
+  return null;
+}

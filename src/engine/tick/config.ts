@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type Result } from '../result.js';
+import { TICK_CONFIG_FILE } from './names.js';
 
-/** The one config file of Relais, at the repository root. */
-export const TICK_CONFIG_FILE = 'relais.config.json';
+export { TICK_CONFIG_FILE } from './names.js';
 
 /** A root-relative path written in the config: no absolute paths, no `..`. */
 const RelativePath = z
