@@ -109,7 +109,9 @@ export async function runProgram(program: Command): Promise<void> {
     await program.parseAsync(process.argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+      // Help and version asked for exit 0; help shown because the command line was incomplete
+      // (`relay git` without its subcommand) is a usage error like any other.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
     if (error instanceof UsageError) {

@@ -91,7 +91,7 @@ export async function doctor(options: RunnerIdentity & { readonly root: string; 
   add('repository', top && head ? 'ok' : 'fail', !top ? `${options.root} is not in a git repository` : !head ? 'no commit yet: HEAD cannot be read' : `${top} at ${head.slice(0, 12)}`);
 
   const loaded = loadTickConfig(options.root);
-  if (!loaded.ok) add('config', 'fail', `${loaded.error.message}${loaded.error.code === 'CONFIG_MISSING' ? ' Run `relais init` in the repository root first.' : ''} (the checks below use the defaults)`);
+  if (!loaded.ok) add('config', 'fail', `${loaded.error.message} (the checks below use the defaults)`);
   else add('config', 'ok', `relais.config.json is valid (milestone ${loaded.value.project.milestone_id})`);
   const config = loaded.ok ? loaded.value : defaultTickConfig();
   const paths = workspacePaths(options.root, config);
