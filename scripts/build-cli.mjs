@@ -4,6 +4,7 @@
 // Kept external: native modules (better-sqlite3), electron, and packages that find files of
 // their own next to their code at run time (clipboardy's xsel fallback, open's xdg-open).
 import { build } from 'esbuild';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 const EXTERNAL = ['better-sqlite3', 'electron', 'clipboardy', 'open', 'bufferutil', 'utf-8-validate'];
@@ -20,6 +21,27 @@ const englishOnlyZod = {
   },
 };
 
+// `import { z } from 'zod'` binds one namespace object, so the bundler keeps all of zod; written
+// as `import * as z` (the same exports) only the parts used are kept, about half.
+const zodNamespaceImports = {
+  name: 'zod-namespace-imports',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: (await readFile(args.path, 'utf8')).replace(/^import \{ z \} from 'zod';$/gm, "import * as z from 'zod';"), loader: 'ts' }));
+  },
+};
+
+// yaml's ES module build (its "browser" entry) is the same code as its CommonJS one, minus
+// Node's process warnings, and unlike it can be tree-shaken: only parse and stringify are kept.
+const yamlAsModule = {
+  name: 'yaml-as-module',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: path.resolve('node_modules/yaml/browser/index.js') }));
+  },
+};
+
+// Chunks are named by content hash: old ones would pile up next to the new ones.
+await rm('dist/cli', { recursive: true, force: true });
+
 const result = await build({
   entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts' },
   outdir: 'dist/cli',
@@ -32,7 +54,7 @@ const result = await build({
   splitting: true,
   sourcemap: true,
   metafile: true,
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, zodNamespaceImports, yamlAsModule],
   // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __relayCreateRequire } from 'node:module';\nconst require = __relayCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -1,6 +1,4 @@
 import { execa } from 'execa';
-import { parse as parseShellWords } from 'shell-quote';
-import { fail, ok, type Result } from '../result.js';
 
 /** How a child command ended. */
 export interface CommandResult {
@@ -14,29 +12,9 @@ export interface CommandResult {
 /** Runs argv without a shell. Injected so tests and the runtime can observe or cancel it. */
 export type CommandRunner = (argv: readonly string[], options: { cwd: string; timeoutMs: number; signal?: AbortSignal }) => Promise<CommandResult>;
 
-/**
- * Turns a configured command into argv. Strings are split with shell quoting rules but never
- * given to a shell: operators (`&&`, `|`, `>`), substitutions and comments are refused.
- */
-export function toArgv(command: string | readonly string[]): Result<string[], 'COMMAND_INVALID'> {
-  if (Array.isArray(command)) return command.length > 0 ? ok([...command]) : fail('COMMAND_INVALID', 'Empty command.');
-  const text = (command as string).trim();
-  if (text === '') return fail('COMMAND_INVALID', 'Empty command.');
-  const words: string[] = [];
-  for (const token of parseShellWords(text, (name) => `$${name}`)) {
-    if (typeof token === 'string') {
-      words.push(token);
-      continue;
-    }
-    if ('pattern' in token) {
-      words.push(token.pattern);
-      continue;
-    }
-    const what = 'op' in token ? `the shell operator "${token.op}"` : 'a comment';
-    return fail('COMMAND_INVALID', `Command ${JSON.stringify(text)} uses ${what}; commands run without a shell. Use a script file or an argv array instead.`);
-  }
-  return words.length > 0 ? ok(words) : fail('COMMAND_INVALID', 'Empty command.');
-}
+// The pure half (a configured command → argv) lives in argv.ts, so reading a config does not
+// load the process runner.
+export { toArgv } from './argv.js';
 
 /** The default runner: execa with shell disabled, stdin closed, output interleaved. */
 export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { toArgv } from './commands.js';
+import { toArgv } from './argv.js';
 import { fail, ok, type Result } from '../result.js';
 
 import { CONFIG_FILE } from './names.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
-import { STATE_DIR } from './config.js';
+import { STATE_DIR } from './names.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 
 const FileOperationSchema = z.discriminatedUnion('kind', [

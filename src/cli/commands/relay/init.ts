@@ -36,7 +36,7 @@ ${CONFIG_FILE} already exists.`,
       return;
     }
     const { PROJECT_ID_PATTERN, initProject, suggestLinter } = await import('../../../engine/patch/init.js');
-    const { toArgv } = await import('../../../engine/patch/commands.js');
+    const { toArgv } = await import('../../../engine/patch/argv.js');
     const projectId = (options.projectId ?? path.basename(root)).trim();
     if (!PROJECT_ID_PATTERN.test(projectId)) throw new UsageError(`--project-id must be letters, digits, ".", "_" or "-": ${JSON.stringify(projectId)}`);
     const linterArgv = options.linter === undefined ? null : toArgv(options.linter);
