@@ -8,8 +8,10 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 const EXTERNAL = ['better-sqlite3', 'electron', 'clipboardy', 'open', 'bufferutil', 'utf-8-validate'];
-/** What `relay --version` may load: commander, and the CLI's own small modules. */
+/** What a command may load before it runs: commander, and the CLI's own small modules. */
 const STARTUP_PACKAGES = new Set(['commander']);
+/** The program modules (options and help of every command), loaded after the entry looked at its arguments. */
+const PROGRAMS = ['src/cli/relay-program.ts', 'src/cli/relais-program.ts'];
 
 // zod's classic API hangs every locale (about half of zod's code) off its namespace object, so
 // bundling cannot drop them; only English is ever used, so the locale index exports only it.
@@ -39,6 +41,21 @@ const yamlAsModule = {
   },
 };
 
+// zod compiles a parser with `new Function` the first time each object schema parses: a gain
+// for servers, a loss for a CLI that parses a few records and exits. Its global config starts
+// jitless here (the same as calling z.config({ jitless: true }) before any schema is used).
+const zodJitless = {
+  name: 'zod-jitless',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const patched = source.replace('(_a.__zod_globalConfig = {})', '(_a.__zod_globalConfig = { jitless: true })');
+      if (patched === source) throw new Error(`zod-jitless: ${args.path} no longer starts its global config as expected; update scripts/build-cli.mjs`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
 // Chunks are named by content hash: old ones would pile up next to the new ones.
 await rm('dist/cli', { recursive: true, force: true });
 
@@ -54,15 +71,17 @@ const result = await build({
   splitting: true,
   sourcemap: true,
   metafile: true,
-  plugins: [englishOnlyZod, zodNamespaceImports, yamlAsModule],
+  plugins: [englishOnlyZod, zodNamespaceImports, zodJitless, yamlAsModule],
   // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __relayCreateRequire } from 'node:module';\nconst require = __relayCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 
-// Guard: what an entry loads before its command runs (its static import closure) must stay small.
+// Guard: what an entry loads before its command runs (its static import closure, and the
+// program's) must stay small.
 const outputs = result.metafile.outputs;
-for (const entry of ['dist/cli/relay.js', 'dist/cli/relais.js']) {
+const programChunks = Object.keys(outputs).filter((file) => PROGRAMS.includes(outputs[file].entryPoint ?? '') || Object.keys(outputs[file].inputs).some((input) => PROGRAMS.includes(input)));
+for (const entry of ['dist/cli/relay.js', 'dist/cli/relais.js', ...programChunks.filter((file) => file.endsWith('.js'))]) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;

@@ -1,4 +1,3 @@
-import { simpleGit } from 'simple-git';
 
 /** What a finished git command printed and how it exited. */
 export interface GitResult {
@@ -57,6 +56,8 @@ export interface GitOptions {
  * declared ones throw a GitCommandError carrying the args and stderr.
  */
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  // Loaded on first use, so commands that never run git do not pay for loading it.
+  const { simpleGit } = await import('simple-git');
   const ok = new Set([0, ...(options.okExitCodes ?? [])]);
   let exitCode = 0;
   let stderr = '';

@@ -1,5 +1,3 @@
-import { execa } from 'execa';
-
 /** How a child command ended. */
 export interface CommandResult {
   readonly exitCode: number;
@@ -18,6 +16,8 @@ export { toArgv } from './argv.js';
 
 /** The default runner: execa with shell disabled, stdin closed, output interleaved. */
 export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {
+  // Loaded on first use: most patches run no command, and the CLI should not pay for it at start.
+  const { execa } = await import('execa');
   const [file, ...args] = argv;
   const run = await execa(file!, args, {
     cwd,

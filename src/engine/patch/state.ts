@@ -128,33 +128,31 @@ export interface RecordRef {
   readonly mtimeMs: number;
 }
 
-/** Committed records, newest first (by createdAt, falling back to file time). */
-export function listCommitted(root: string): TransactionRecord[] {
+/** Every committed record, newest first, and the record files that cannot be read (with the reason), in one pass. */
+export function scanCommitted(root: string): { records: TransactionRecord[]; damaged: Array<{ file: string; reason: string }> } {
   const records: TransactionRecord[] = [];
-  for (const name of listNames(root)) {
-    if (!COMMITTED.test(name) || PENDING.test(name)) continue;
-    try {
-      records.push(readRecord(path.join(stateDir(root), name)));
-    } catch {
-      // A damaged record is skipped here; `relay log` reports it separately.
-    }
-  }
-  return records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-}
-
-/** Committed record files that cannot be read, with the reason. */
-export function damagedRecords(root: string): Array<{ file: string; reason: string }> {
-  const out: Array<{ file: string; reason: string }> = [];
+  const damaged: Array<{ file: string; reason: string }> = [];
   for (const name of listNames(root)) {
     if (!COMMITTED.test(name) || PENDING.test(name)) continue;
     const file = path.join(stateDir(root), name);
     try {
-      readRecord(file);
+      records.push(readRecord(file));
     } catch (error) {
-      out.push({ file, reason: (error as Error).message });
+      damaged.push({ file, reason: (error as Error).message });
     }
   }
-  return out;
+  records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  return { records, damaged };
+}
+
+/** Committed records, newest first (by createdAt, falling back to file time); damaged ones are skipped (see damagedRecords). */
+export function listCommitted(root: string): TransactionRecord[] {
+  return scanCommitted(root).records;
+}
+
+/** Committed record files that cannot be read, with the reason. */
+export function damagedRecords(root: string): Array<{ file: string; reason: string }> {
+  return scanCommitted(root).damaged;
 }
 
 /** Finds a committed record with this response hash, reading only the hash line of each file. */

@@ -34,9 +34,10 @@ record files are named on stderr.
     if (Number.isNaN(limit) || limit < 1) throw new UsageError('--limit must be a positive number');
     const root = requireProject(program);
     await recoverFirst(root);
-    const { damagedRecords, listCommitted } = await import('../../../engine/patch/state.js');
+    const { scanCommitted } = await import('../../../engine/patch/state.js');
     const { describeStats } = await import('../../../engine/patch/stats.js');
-    const records = listCommitted(root).slice(0, limit);
+    const scanned = scanCommitted(root);
+    const records = scanned.records.slice(0, limit);
     if (options.json) {
       printJson(
         records.map((r, i) => ({
@@ -60,6 +61,6 @@ record files are named on stderr.
       print(`     ${r.gitCommitMsg ?? r.promptSummary ?? '(no message)'} — ${describeStats(r.files)}`);
       r.files.forEach((f) => print(`       ${changeMark(f.change)} ${f.path} +${f.added}/-${f.removed}`));
     });
-    for (const damaged of damagedRecords(root)) printError(`! ${damaged.reason}`);
+    for (const damaged of scanned.damaged) printError(`! ${damaged.reason}`);
   });
 }
