@@ -1,4 +1,5 @@
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReindexSummary } from '../../shared/contract.js';
@@ -50,6 +51,8 @@ function wrap(file: string, db: BetterSqlite3.Database, release: () => void = ()
 /** Opens the store; throws a StoreError (STORE_CORRUPT, STORE_TOO_NEW, …) when the file cannot be trusted. */
 export function openStore(options: OpenDatabaseOptions): Store {
   if (!options.exclusive) return wrap(options.file, openDatabase(options));
+  // The owner file goes next to the database, so its folder must exist first (a fresh machine).
+  mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
   const release = claimOwnership(options.file);
   try {
     return wrap(options.file, openDatabase(options), release);
