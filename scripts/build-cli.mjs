@@ -56,6 +56,20 @@ const zodJitless = {
   },
 };
 
+// commander loads child_process at start only to run executable subcommands, which the CLIs do
+// not have; loading it costs every command a few milliseconds, so it is loaded when first used.
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`commander-lazy-child-process: ${args.path} no longer loads child_process as expected; update scripts/build-cli.mjs`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
+    });
+  },
+};
+
 // Chunks are named by content hash: old ones would pile up next to the new ones.
 await rm('dist/cli', { recursive: true, force: true });
 
@@ -71,7 +85,7 @@ const result = await build({
   splitting: true,
   sourcemap: true,
   metafile: true,
-  plugins: [englishOnlyZod, zodNamespaceImports, zodJitless, yamlAsModule],
+  plugins: [englishOnlyZod, zodNamespaceImports, zodJitless, yamlAsModule, commanderLazyChildProcess],
   // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __relayCreateRequire } from 'node:module';\nconst require = __relayCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { CommanderError, type Command } from 'commander';
 import type { Failure } from '../engine/result.js';
 
@@ -33,6 +32,7 @@ export function describeFailure(error: Failure): string {
 /** Asks a yes/no question on the terminal; false when there is no terminal to ask on. */
 export async function confirm(question: string): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = await rl.question(`${question} [y/N] `);
