@@ -3,6 +3,8 @@
 // every command's engine code sits in chunks loaded only when that command runs.
 // Kept external: native modules (better-sqlite3), electron, and packages that find files of
 // their own next to their code at run time (clipboardy's xsel fallback, open's xdg-open).
+// Packages only the CLI uses and that are bundled whole (x11) are devDependencies, so the
+// packaged app does not carry them twice.
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
