@@ -14,15 +14,27 @@ export async function openX11Source(display: string, read: () => Promise<string>
   const x11 = (loaded as unknown as { default?: typeof loaded }).default ?? loaded;
   type Client = ReturnType<typeof x11.createClient>;
   const connected = await new Promise<{ client: Client; listen: (listener: ClipboardListener) => void } | Error>((resolve) => {
-    const timer = setTimeout(() => resolve(new Error(`no answer from the X server within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+    let client: Client | null = null;
+    let settled = false;
     const done = (value: { client: Client; listen: (listener: ClipboardListener) => void } | Error): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      // A connection that will not be used must not keep the process alive.
+      if (value instanceof Error) {
+        try {
+          client?.terminate();
+        } catch {
+          // never connected: nothing to close
+        }
+      }
       resolve(value);
     };
+    const timer = setTimeout(() => done(new Error(`no answer from the X server within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
     let listener: ClipboardListener | null = null;
     let failure: Error | null = null;
     // Errors before the handshake finished reach this callback; later ones the 'error' listener.
-    x11.createClient({ display }, (error, xDisplay) => {
+    client = x11.createClient({ display }, (error, xDisplay) => {
       if (error) return done(error);
       const X = xDisplay.client;
       X.on('event', (event) => {
