@@ -6,7 +6,7 @@
 // Packages only the CLI uses and that are bundled whole (x11) are devDependencies, so the
 // packaged app does not carry them twice.
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const EXTERNAL = ['better-sqlite3', 'electron', 'clipboardy', 'open', 'bufferutil', 'utf-8-validate'];
@@ -72,9 +72,6 @@ const commanderLazyChildProcess = {
   },
 };
 
-// Chunks are named by content hash: old ones would pile up next to the new ones.
-await rm('dist/cli', { recursive: true, force: true });
-
 const result = await build({
   entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts' },
   outdir: 'dist/cli',
@@ -91,7 +88,25 @@ const result = await build({
   // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __relayCreateRequire } from 'node:module';\nconst require = __relayCreateRequire(import.meta.url);" },
   logLevel: 'warning',
+  // Written below, file by file, so that a relay running meanwhile never reads half a file.
+  write: false,
 });
+
+// A relay started before this build may still load its chunks lazily (they are named by content
+// hash): every file is written to a temporary name and renamed into place, and chunks of earlier
+// builds are removed only once they are an hour old.
+await mkdir('dist/cli', { recursive: true });
+const written = new Set();
+for (const file of result.outputFiles) {
+  const temporary = `${file.path}.${process.pid}.tmp`;
+  await writeFile(temporary, file.contents);
+  await rename(temporary, file.path);
+  written.add(path.basename(file.path));
+}
+for (const name of await readdir('dist/cli')) {
+  const file = path.join('dist/cli', name);
+  if (!written.has(name) && Date.now() - (await stat(file)).mtimeMs > 3_600_000) await rm(file, { force: true });
+}
 
 // Guard: what an entry loads before its command runs (its static import closure, and the
 // program's) must stay small.

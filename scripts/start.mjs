@@ -7,11 +7,12 @@
 //    reload). Where Electron cannot be installed or cannot show a window, it says why in one line
 //    and opens the same window in the browser through `relay ui` instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { electronBinary } from './electron-binary.mjs';
+import { staleBuild } from './build-state.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -20,35 +21,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** Give up on the installer when no byte of the download has arrived for this long. */
 const STALL_MS = Number(process.env.RELAY_ELECTRON_INSTALL_STALL_MS ?? 20_000);
 
-/** What the build is made from, and what it makes. */
-const SOURCES = ['src', 'package.json', 'package-lock.json', 'electron.vite.config.ts', 'tsconfig.json', 'tsconfig.node.json', 'tsconfig.web.json', 'scripts/build-cli.mjs', 'resources'];
-const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'dist/cli/relay.js', 'dist/cli/relais.js'];
-
-/** Newest modification time under `file` (a file or a folder), 0 when it does not exist. */
-function newest(file) {
-  let stat;
-  try {
-    stat = statSync(file);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs; // a deleted file shows only as its folder's change
-  for (const name of readdirSync(file)) latest = Math.max(latest, newest(path.join(file, name)));
-  return latest;
-}
-
-/** Why the build must be redone, or null when it is up to date. */
-function staleBuild() {
-  const missing = OUTPUTS.find((file) => !existsSync(path.join(ROOT, file)));
-  if (missing) return `${missing} is missing`;
-  const built = Math.min(...OUTPUTS.map((file) => statSync(path.join(ROOT, file)).mtimeMs));
-  const changed = SOURCES.find((file) => newest(path.join(ROOT, file)) > built);
-  return changed ? `${changed} changed since the last build` : null;
-}
-
 function build() {
-  const why = staleBuild();
+  const why = staleBuild(ROOT);
   if (!why) return true;
   console.log(`Building Relay Desk (${why})…`);
   const run = spawnSync(npm, ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });

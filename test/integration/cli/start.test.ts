@@ -12,6 +12,8 @@ import { launchBrowser, type TestBrowser } from '../../e2e/support/browser.js';
 import { PRINTED_UI_URL, signInWithPrintedUrl } from '../../e2e/support/ui-login.js';
 // @ts-expect-error: a plain .mjs script without types
 import { electronBinary } from '../../../scripts/electron-binary.mjs';
+// @ts-expect-error: a plain .mjs script without types
+import { staleBuild } from '../../../scripts/build-state.mjs';
 
 const noElectron = (electronBinary as () => string | null)() === null;
 
@@ -47,6 +49,10 @@ function start(env: Record<string, string>): { child: ResultPromise<{ all: true;
 
 let browser: TestBrowser;
 beforeAll(async () => {
+  // npm start rebuilds a stale build, and a rebuild would pull dist/ and out/ from under the
+  // tests running beside this one; npm test builds first, so here the build is fresh.
+  const stale = (staleBuild as (root: string) => string | null)(REPO_ROOT);
+  if (stale) throw new Error(`The build is older than its sources (${stale}): run \`npm run build\` first (npm test does).`);
   browser = await launchBrowser();
 });
 afterAll(async () => browser?.close());
