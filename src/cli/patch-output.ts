@@ -1,6 +1,6 @@
 import type { Decision, PatchOutcome, PendingReview, Recovery } from '../engine/patch/transaction.js';
 import type { FileStat } from '../engine/patch/state.js';
-import { describeStats } from '../engine/patch/summary.js';
+import { describeStats } from '../engine/patch/stats.js';
 import { assertNever } from '../engine/result.js';
 import { canAsk, confirm, print, printError } from './io.js';
 

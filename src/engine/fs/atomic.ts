@@ -1,5 +1,4 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 /**
@@ -11,7 +10,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   const durable = options.durable ?? true;
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // Web Crypto's CSPRNG (the same as node:crypto's), loaded on first write rather than by every
+  // module that may write: a command that only reads does not pay for node:crypto.
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'w', options.mode ?? 0o644);
   try {
     const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

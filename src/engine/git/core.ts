@@ -1,4 +1,3 @@
-import { simpleGit } from 'simple-git';
 
 /** What a finished git command printed and how it exited. */
 export interface GitResult {
@@ -18,6 +17,35 @@ export class GitCommandError extends Error {
   }
 }
 
+/**
+ * The GIT_* variables git may take from the user's environment. simple-git strips every GIT_*
+ * variable (and EDITOR, PAGER, VISUAL, PREFIX, SSH_ASKPASS) from the child's environment unless
+ * it is named in `allowEnvironment`; we name only these:
+ * - who the author and committer are, and when (plain `git commit` honours them, and a machine
+ *   with no ~/.gitconfig has no other way to say it);
+ * - where the user's own config files are. GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM name files
+ *   with the same power as ~/.gitconfig and /etc/gitconfig, which git reads anyway, and HOME
+ *   (which simple-git never guards) already moves ~/.gitconfig: blocking them protects nothing
+ *   and breaks users (and test suites) that keep their config elsewhere.
+ * Everything else stays stripped, because each one runs a program or redirects git at a
+ * repository, config or template other than the one asked for: GIT_EDITOR, GIT_SEQUENCE_EDITOR,
+ * GIT_PAGER, GIT_SSH, GIT_SSH_COMMAND, GIT_ASKPASS, GIT_PROXY_COMMAND, GIT_EXTERNAL_DIFF,
+ * GIT_EXEC_PATH, GIT_TEMPLATE_DIR, GIT_CONFIG_COUNT / _KEY_n / _VALUE_n, GIT_CONFIG_PARAMETERS,
+ * GIT_CONFIG, GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY … (a git hook that runs
+ * relay sets GIT_DIR and GIT_INDEX_FILE for its own repository; they must not leak into ours).
+ */
+export const GIT_ENV_PASSTHROUGH = [
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
+] as const;
+
 export interface GitOptions {
   /** Exit codes that are outcomes rather than failures (e.g. 1 for `git diff --exit-code`). */
   readonly okExitCodes?: readonly number[];
@@ -28,6 +56,8 @@ export interface GitOptions {
  * declared ones throw a GitCommandError carrying the args and stderr.
  */
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  // Loaded on first use, so commands that never run git do not pay for loading it.
+  const { simpleGit } = await import('simple-git');
   const ok = new Set([0, ...(options.okExitCodes ?? [])]);
   let exitCode = 0;
   let stderr = '';
@@ -35,6 +65,7 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
   const client = simpleGit({
     baseDir: cwd,
     maxConcurrentProcesses: 4,
+    allowEnvironment: GIT_ENV_PASSTHROUGH,
     errors(error, result) {
       exitCode = result.exitCode;
       stderr = Buffer.concat(result.stdErr).toString('utf8');

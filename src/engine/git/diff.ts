@@ -22,6 +22,12 @@ export async function diffText(cwd: string, args: readonly string[]): Promise<Re
   }
 }
 
+/** True when `git diff <range>` would print nothing (`git diff --quiet`, no text collected). */
+export async function diffIsEmpty(cwd: string, range: string): Promise<boolean> {
+  const { exitCode } = await git(cwd, ['diff', '--quiet', range, '--'], { okExitCodes: [1] });
+  return exitCode === 0;
+}
+
 /** How a tracked file differs from the base commit. */
 export type TrackedChange = 'added' | 'modified' | 'deleted' | 'type-changed';
 

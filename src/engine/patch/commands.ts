@@ -1,6 +1,5 @@
-import { parse as parseShellWords } from 'shell-quote';
-import { runProcess, type ProcOutcome } from '../proc/run.js';
-import { assertNever, fail, ok, type Result } from '../result.js';
+import { assertNever } from '../result.js';
+import type { ProcOutcome } from '../proc/run.js';
 import { buildChildEnv } from '../secrets/index.js';
 
 /** How a child command ended. */
@@ -15,29 +14,9 @@ export interface CommandResult {
 /** Runs argv without a shell. Injected so tests and the runtime can observe or cancel it. */
 export type CommandRunner = (argv: readonly string[], options: { cwd: string; timeoutMs: number; signal?: AbortSignal }) => Promise<CommandResult>;
 
-/**
- * Turns a configured command into argv. Strings are split with shell quoting rules but never
- * given to a shell: operators (`&&`, `|`, `>`), substitutions and comments are refused.
- */
-export function toArgv(command: string | readonly string[]): Result<string[], 'COMMAND_INVALID'> {
-  if (Array.isArray(command)) return command.length > 0 ? ok([...command]) : fail('COMMAND_INVALID', 'Empty command.');
-  const text = (command as string).trim();
-  if (text === '') return fail('COMMAND_INVALID', 'Empty command.');
-  const words: string[] = [];
-  for (const token of parseShellWords(text, (name) => `$${name}`)) {
-    if (typeof token === 'string') {
-      words.push(token);
-      continue;
-    }
-    if ('pattern' in token) {
-      words.push(token.pattern);
-      continue;
-    }
-    const what = 'op' in token ? `the shell operator "${token.op}"` : 'a comment';
-    return fail('COMMAND_INVALID', `Command ${JSON.stringify(text)} uses ${what}; commands run without a shell. Use a script file or an argv array instead.`);
-  }
-  return words.length > 0 ? ok(words) : fail('COMMAND_INVALID', 'Empty command.');
-}
+// The pure half (a configured command → argv) lives in argv.ts, so reading a config does not
+// load the process runner.
+export { toArgv } from './argv.js';
 
 /** Output of a linter or pre/post command kept in memory; a linter printing more is cut (and says so). */
 const MAX_COMMAND_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -70,6 +49,8 @@ function withCut(output: string, truncated: boolean): string {
  * environment, not the credentials of the shell Relay Desk was started from.
  */
 export const commandRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {
+  // Loaded on first use: most patches run no command, and the CLI should not pay for it at start.
+  const { runProcess } = await import('../proc/run.js');
   const [file, ...args] = argv;
   const outcome = await runProcess({
     command: file!,

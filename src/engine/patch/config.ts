@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { toArgv } from './commands.js';
+import { toArgv } from './argv.js';
 import { fail, ok, type Result } from '../result.js';
 
-export const CONFIG_FILE = 'relay.config.json';
-export const STATE_DIR = '.relaycode';
+import { CONFIG_FILE } from './names.js';
+
+export { CONFIG_FILE, STATE_DIR } from './names.js';
 
 /**
  * A command from the config: a string split like a shell would (no shell is ever run) or an argv

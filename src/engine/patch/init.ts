@@ -1,6 +1,7 @@
 // Making a folder a Relay Desk project: what `relay init` does, shared with the app's
 // "register a folder" so both leave the same files behind.
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { writeInsideRoot } from '../fs/project-write.js';
 import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 import { STATE_DIR, defaultRelayConfig, writeRelayConfig, type RelayConfig } from './config.js';
@@ -29,4 +30,13 @@ export function initProject(root: string, options: { readonly projectId: string;
   writeRelayConfig(root, config);
   ownFolder(root, STATE_DIR, { create: true }); // a linked .relaycode is left alone; every later write refuses it
   return { config, ignored: ensureStateIgnored(root) };
+}
+
+/** A linter worth suggesting for the kind of project at `root` (from its manifest files), or null. */
+export function suggestLinter(root: string): string | null {
+  if (existsSync(path.join(root, 'tsconfig.json'))) return 'npx tsc --noEmit';
+  if (existsSync(path.join(root, 'pyproject.toml'))) return 'ruff check .';
+  if (existsSync(path.join(root, 'go.mod'))) return 'go vet ./...';
+  if (existsSync(path.join(root, 'Cargo.toml'))) return 'cargo check';
+  return null;
 }

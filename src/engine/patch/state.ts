@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, statSync } fr
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
-import { STATE_DIR } from './config.js';
+import { STATE_DIR } from './names.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { tickOwnedPaths } from '../fs/protected.js';
 import { checkRelativePath, ownFile, ownFolder, type OwnFolderCode } from '../fs/safe-path.js';
@@ -201,30 +201,29 @@ export interface RecordRef {
   readonly mtimeMs: number;
 }
 
-/** Committed records, newest first (by createdAt, falling back to file time). */
-export function listCommitted(root: string): TransactionRecord[] {
+/** Every committed record, newest first, and the record files that cannot be read (with the reason), in one pass. */
+export function scanCommitted(root: string): { records: TransactionRecord[]; damaged: Array<{ file: string; code: RecordProblemCode; reason: string }> } {
   const records: TransactionRecord[] = [];
-  for (const name of listNames(root)) {
-    if (!COMMITTED.test(name) || PENDING.test(name)) continue;
-    try {
-      records.push(readRecord(path.join(stateDir(root), name)));
-    } catch {
-      // A damaged record is skipped here; `relay log` reports it separately.
-    }
-  }
-  return records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-}
-
-/** Committed record files that cannot be read, with the reason. */
-export function damagedRecords(root: string): Array<{ file: string; code: RecordProblemCode; reason: string }> {
-  const out: Array<{ file: string; code: RecordProblemCode; reason: string }> = [];
+  const damaged: Array<{ file: string; code: RecordProblemCode; reason: string }> = [];
   for (const name of listNames(root)) {
     if (!COMMITTED.test(name) || PENDING.test(name)) continue;
     const file = path.join(stateDir(root), name);
     const loaded = loadRecord(file);
-    if (!loaded.ok) out.push({ file, code: loaded.error.code, reason: loaded.error.message });
+    if (loaded.ok) records.push(loaded.value);
+    else damaged.push({ file, code: loaded.error.code, reason: loaded.error.message });
   }
-  return out;
+  records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  return { records, damaged };
+}
+
+/** Committed records, newest first (by createdAt, falling back to file time); damaged ones are skipped (see damagedRecords). */
+export function listCommitted(root: string): TransactionRecord[] {
+  return scanCommitted(root).records;
+}
+
+/** Committed record files that cannot be used, with the code and the reason. */
+export function damagedRecords(root: string): Array<{ file: string; code: RecordProblemCode; reason: string }> {
+  return scanCommitted(root).damaged;
 }
 
 /** Finds a committed record with this response hash, reading only the hash line of each file. */

@@ -24,9 +24,5 @@ export function unifiedDiff(path: string, before: string | null, after: string |
   return createTwoFilesPatch(before === null ? '/dev/null' : `a/${path}`, after === null ? '/dev/null' : `b/${path}`, before ?? '', after ?? '', '', '', { context: 3 });
 }
 
-/** "3 files, +12/-4" */
-export function describeStats(files: readonly FileStat[]): string {
-  const added = files.reduce((n, f) => n + f.added, 0);
-  const removed = files.reduce((n, f) => n + f.removed, 0);
-  return `${files.length} file${files.length === 1 ? '' : 's'}, +${added}/-${removed}`;
-}
+// Kept in its own module so that listing records (`relay log`) does not load the diff library.
+export { describeStats } from './stats.js';

@@ -24,6 +24,7 @@ export interface ProcRequest {
   readonly env: ChildEnv;
   /** Written to stdin, which is then closed. Absent: stdin is closed from the start. */
   readonly input?: string;
+  /** Milliseconds before the group is ended; 0 for none (the caller aborts it). */
   readonly timeoutMs: number;
   /** Between SIGTERM and SIGKILL when the group is ended (default 2 s). */
   readonly graceMs?: number;
@@ -94,7 +95,8 @@ export const runProcess: ProcRunner = async (request) => {
     stopped ??= why;
     endGroup();
   };
-  const timer = setTimeout(() => stop('timed-out'), Math.max(1, request.timeoutMs));
+  // 0 means no timeout: a watcher's helper runs until it is aborted.
+  const timer = request.timeoutMs > 0 ? setTimeout(() => stop('timed-out'), request.timeoutMs) : undefined;
   const onAbort = (): void => stop('cancelled');
   request.signal?.addEventListener('abort', onAbort, { once: true });
   // The child is done: whatever it left running in its group goes too (and stops holding its pipes).

@@ -9,6 +9,8 @@ export type RelayErrorCode =
   | 'CONTEXT_FILE'
   | 'TOO_LARGE'
   | 'DIFF_FAILED'
+  | 'BASE_NOT_FOUND'
+  | 'NOTHING_TO_REVIEW'
   | 'DEPTH_LIMIT'
   | 'BACKEND_FAILED'
   | 'CANCELLED';

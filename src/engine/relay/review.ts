@@ -1,7 +1,7 @@
 import { DEPTH_ENV, nextRelayDepth } from './depth.js';
 import { buildPrompt } from './envelope.js';
 import { BackendError, RelayError, wrapBackendError } from './errors.js';
-import { detectDefaultBranch, gitDiffBase } from './git-context.js';
+import { checkReviewBase, detectDefaultBranch, gitDiffBase } from './git-context.js';
 import { byteSize, ensureSizeLimit, MAX_PROMPT_BYTES } from './limits.js';
 import { resolveCommon, type RelayCommonOptions, type ResolvedCommon } from './options.js';
 import type { RelayResult } from './relay.js';
@@ -51,7 +51,8 @@ function runInput(common: ResolvedCommon, options: ReviewRelayOptions, env: Back
 }
 
 /**
- * Asks another agent to review what HEAD changed since `base`. A backend with a native review
+ * Asks another agent to review what HEAD changed since `base` (checked first: it must exist and
+ * differ from HEAD, or nothing is sent). A backend with a native review
  * (codex) runs it when it can honour the request; if that fails for any reason other than a
  * RelayError or cancellation, a warning is reported and the generic path runs instead: the
  * strict `git diff base...HEAD` in the envelope, within the prompt limit.
@@ -60,6 +61,10 @@ export async function reviewRelay(options: ReviewRelayOptions): Promise<ReviewRe
   const common = resolveCommon(options);
   const started = common.clock();
   const base = options.base?.trim() || (await detectDefaultBranch(common.repoPath));
+  if (base === null) {
+    throw new RelayError('NOTHING_TO_REVIEW', 'Nothing to review: HEAD is the first commit and no main or master branch comes before it. Pass --base <branch> to compare against another branch.');
+  }
+  await checkReviewBase(common.repoPath, base);
   const env = { ...common.env, [DEPTH_ENV]: String(nextRelayDepth(common.env)) };
   const customPrompt = Boolean(options.prompt?.trim());
   const input = runInput(common, options, env);

@@ -1,4 +1,5 @@
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReindexSummary } from '../../shared/contract.js';
@@ -82,6 +83,8 @@ export function openStore(options: OpenDatabaseOptions): Store {
   // The folder first: the owner file below is its first write.
   preparePrivateFolder(options.file);
   if (!options.exclusive) return wrap(options.file, openDatabase(options));
+  // The owner file goes next to the database, so its folder must exist first (a fresh machine).
+  mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
   const release = claimOwnership(options.file);
   try {
     return wrap(options.file, openDatabase(options), release);

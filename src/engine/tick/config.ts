@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type Result } from '../result.js';
+import { TICK_CONFIG_FILE } from './names.js';
 
-/** The one config file of Relais, at the repository root. */
-export const TICK_CONFIG_FILE = 'relais.config.json';
+export { TICK_CONFIG_FILE } from './names.js';
 
 /** A root-relative path written in the config: no absolute paths, no `..`. */
 const RelativePath = z
@@ -240,7 +240,7 @@ export type ConfigLoadCode = 'CONFIG_MISSING' | 'CONFIG_UNREADABLE' | 'CONFIG_IN
 /** Reads and validates `relais.config.json` at `root`. */
 export function loadTickConfig(root: string): Result<TickConfig, ConfigLoadCode> {
   const file = path.join(root, TICK_CONFIG_FILE);
-  if (!existsSync(file)) return fail('CONFIG_MISSING', `There is no ${TICK_CONFIG_FILE} in ${root}.`);
+  if (!existsSync(file)) return fail('CONFIG_MISSING', `There is no ${TICK_CONFIG_FILE} in ${root}. Run \`relais init\` in the repository root first.`);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));

@@ -2,7 +2,7 @@ import { git } from '../git/core.js';
 import { gitVersion, headCommit, workTreeRoot } from '../git/head.js';
 import { budgetWarnings, reservationShortfalls, worstCaseTick } from './budgets.js';
 import { probeClaude, resolveCommand, type SourceEnv } from './claude.js';
-import { defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
+import { TICK_CONFIG_FILE, defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
 import { inspectLock } from './lock.js';
 import { rootRefusesBypass, type RunnerIdentity } from './project.js';
 import { countersOf, emptyState, loadState } from './state.js';
@@ -46,6 +46,32 @@ function checkWorkspace(root: string, config: TickConfig, add: (name: string, st
   add('schemas and prompts', problems.length === 0 ? 'ok' : 'fail', problems.length === 0 ? 'the three schemas compile (draft 2020-12) and the four prompts exist' : `${problems.join('; ')} (run \`relais init\` to restore missing files)`);
 }
 
+/** A tick without a goal has nothing to aim at: the orchestrator would make one up. */
+function checkGoal(config: TickConfig, add: (name: string, status: DoctorCheck['status'], detail: string) => void): void {
+  const goal = config.project.goal.trim();
+  if (goal) add('goal', 'ok', goal.length > 80 ? `${goal.slice(0, 77)}…` : goal);
+  else add('goal', 'warn', `project.goal is empty in ${TICK_CONFIG_FILE}: say what the ticks should work towards, or the orchestrator has nothing to aim at`);
+}
+
+/** Every verification command must resolve, or the first tick that lists it stops after spending the orchestrator and builder calls. */
+function checkVerification(root: string, config: TickConfig, env: SourceEnv, add: (name: string, status: DoctorCheck['status'], detail: string) => void): void {
+  const templates = config.verification.templates;
+  if (templates.length === 0) {
+    add('verification', 'warn', `no verification commands: ticks are judged by scope and diff limits only; list your checks in verification.templates of ${TICK_CONFIG_FILE} (cmd + args)`);
+    return;
+  }
+  const missing = new Map<string, string[]>();
+  for (const template of templates) {
+    if (resolveCommand(template.cmd, root, env) === null) missing.set(template.cmd, [...(missing.get(template.cmd) ?? []), template.id]);
+  }
+  if (missing.size === 0) {
+    add('verification', 'ok', `${templates.length} command(s) found: ${[...new Set(templates.map((t) => t.cmd))].join(', ')}`);
+    return;
+  }
+  const named = [...missing].map(([cmd, ids]) => `"${cmd}" (${ids.join(', ')})`).join(', ');
+  add('verification', 'fail', `not found${[...missing.keys()].some((c) => c.includes('/')) ? '' : ' on PATH'}: ${named}; install it or change verification.templates in ${TICK_CONFIG_FILE}`);
+}
+
 /** Checks git, the Claude CLI (path, version, permission modes, root), config, schemas and budgets. */
 export async function doctor(options: RunnerIdentity & { readonly root: string; readonly claudeCommand?: string }): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [];
@@ -70,7 +96,11 @@ export async function doctor(options: RunnerIdentity & { readonly root: string; 
   const config = loaded.ok ? loaded.value : defaultTickConfig();
   const paths = workspacePaths(options.root, config);
 
-  if (loaded.ok) checkWorkspace(options.root, config, add);
+  if (loaded.ok) {
+    checkWorkspace(options.root, config, add);
+    checkGoal(config, add);
+    checkVerification(options.root, config, env, add);
+  }
 
   const command = options.claudeCommand ?? config.claude_code_cli.command;
   const resolved = resolveCommand(command, options.root, env);

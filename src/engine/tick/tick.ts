@@ -305,7 +305,7 @@ async function verify(ctx: TickContext, f: Findings, task: Task): Promise<StopCo
   f.verifyLog = outcome.log || 'No verification was listed by the task.\n';
   const code: StopCode | null = outcome.failedPhase === 'fast' ? 'STOP_VERIFY_FAILED_FAST' : outcome.failedPhase === 'slow' ? 'STOP_VERIFY_FAILED_SLOW' : null;
   const failed = outcome.runs[outcome.runs.length - 1];
-  if (code && failed) f.detail = `${failed.phase} verification "${failed.template_id}" ${failed.timed_out ? 'timed out' : `exited with ${failed.exit_code}`}`;
+  if (code && failed) f.detail = outcome.startFailure ?? `${failed.phase} verification "${failed.template_id}" ${failed.timed_out ? 'timed out' : `exited with ${failed.exit_code}`}`;
   ctx.emit({
     type: 'verified',
     runId: ctx.runId,

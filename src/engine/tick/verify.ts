@@ -1,6 +1,6 @@
 import { assertNever } from '../result.js';
 import { runProcess, type ProcOutcome } from '../proc/run.js';
-import { commandPath, toolEnv, type SourceEnv } from './claude.js';
+import { commandPath, resolveCommand, toolEnv, type SourceEnv } from './claude.js';
 import type { PlannedRun } from './params.js';
 
 /** One verification command as it ran (the shape of a report's verification.runs item). */
@@ -18,6 +18,8 @@ export interface VerifyOutcome {
   readonly runs: readonly VerifyRun[];
   /** The phase of the first failing command, or null when all passed. */
   readonly failedPhase: 'fast' | 'slow' | null;
+  /** The verdict line for a failing command that could not even start (it names the command); null otherwise. */
+  readonly startFailure: string | null;
   readonly log: string;
 }
 
@@ -45,6 +47,16 @@ function ending(child: ProcOutcome, timeoutMs: number): string {
     default:
       return assertNever(child);
   }
+}
+
+/** For a command that could not start, the verdict line's words: which executable, and the fix. */
+function startFailure(planned: PlannedRun, child: ProcOutcome, options: { readonly root: string; readonly env?: SourceEnv }): string | null {
+  if (child.kind !== 'spawn-failed') return null;
+  const what = `${planned.phase} verification "${planned.templateId}"`;
+  const missing = resolveCommand(planned.cmd, options.root, toolEnv(options.env)) === null;
+  return missing
+    ? `${what} could not start: "${planned.cmd}" was not found${planned.cmd.includes('/') ? '' : ' on PATH'}; install it or change verification.templates in relais.config.json`
+    : `${what} could not start "${planned.cmd}": ${child.message}`;
 }
 
 /**
@@ -82,7 +94,7 @@ export async function runVerification(
     let output = child.kind === 'spawn-failed' ? '' : child.all;
     if (output.length > MAX_LOG_PER_RUN) output = `${output.slice(0, MAX_LOG_PER_RUN)}\n[output cut at ${MAX_LOG_PER_RUN} characters]`;
     log.push(`## ${planned.phase} ${planned.templateId}\n$ ${displayCommand(planned.cmd, planned.args)}\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}→ ${ending(child, timeout)} in ${duration} ms\n`);
-    if (exitCode !== 0 || timedOut) return { runs, failedPhase: planned.phase, log: log.join('\n') };
+    if (exitCode !== 0 || timedOut) return { runs, failedPhase: planned.phase, startFailure: startFailure(planned, child, options), log: log.join('\n') };
   }
-  return { runs, failedPhase: null, log: log.join('\n') };
+  return { runs, failedPhase: null, startFailure: null, log: log.join('\n') };
 }

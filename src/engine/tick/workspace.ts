@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { ownFolder } from '../fs/safe-path.js';
 import { fail, ok, type Result } from '../result.js';
 import { TICK_CONFIG_FILE, defaultTickConfig, loadTickConfig, type TickConfig } from './config.js';
+import { detectVerification, type DetectedVerification } from './detect.js';
 import { FIXTURES_README, FIXTURES_README_FILE } from './fixtures-readme.js';
 import { PROMPT_FILES } from './prompts.js';
 import { SCHEMA_FILES, schemaFileText } from './schemas.js';
@@ -68,6 +69,8 @@ function lstatOrNull(file: string): Stats | null {
 export interface InitResult {
   readonly created: readonly string[];
   readonly kept: readonly string[];
+  /** What the new config's verification commands came from; null when an existing config was kept. */
+  readonly verification: DetectedVerification | null;
 }
 
 /** The mutable runner state that must stay out of `git status`. */
@@ -130,19 +133,24 @@ function writeIfMissing(paths: WorkspacePaths, file: string, text: string, creat
 }
 
 /**
- * Creates relais.config.json (every default spelled out) and the workspace: schemas, prompts,
- * the fixture list (fixtures/README.md), the history folder and the ignore rules for runner state. Existing files are kept as they are.
+ * Creates relais.config.json (every default spelled out, with verification commands for the
+ * scripts the project has: see detect.ts) and the workspace: schemas, prompts, the fixture list
+ * (fixtures/README.md), the history folder and the ignore rules for runner state. Existing files
+ * are kept as they are.
  */
 export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID' | 'WORKSPACE_UNSAFE'> {
   const created: string[] = [];
   const kept: string[] = [];
   let config = defaultTickConfig();
+  let verification: DetectedVerification | null = null;
   if (existsSync(path.join(root, TICK_CONFIG_FILE))) {
     const loaded = loadTickConfig(root);
     if (!loaded.ok) return fail('CONFIG_INVALID', loaded.error.message);
     config = loaded.value;
     kept.push(TICK_CONFIG_FILE);
   } else {
+    verification = detectVerification(root);
+    config = { ...config, verification: { ...config.verification, templates: verification.templates.map((t) => ({ ...t, args: [...t.args] })) } };
     writeFileAtomic(path.join(root, TICK_CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
     created.push(TICK_CONFIG_FILE);
   }
@@ -158,5 +166,5 @@ export function initWorkspace(root: string): Result<InitResult, 'CONFIG_INVALID'
   writeIfMissing(paths, path.join(paths.dir, FIXTURES_README_FILE), FIXTURES_README, created, kept);
   mkdirSync(paths.historyDir, { recursive: true });
   ensureIgnored(paths, created, kept);
-  return ok({ created, kept });
+  return ok({ created, kept, verification });
 }

@@ -85,21 +85,21 @@ describe('relay ask (built CLI, fake agents first on PATH)', () => {
     ['an invalid sandbox', ['ask', 'q', '--sandbox', 'full'], 'Invalid sandbox mode: full. Allowed values: danger-full-access, read-only, workspace-write'],
     ['both kinds of context', ['ask', 'q', '--context', 'a', '--context-file', 'b.md'], 'Use either a context file or context text, not both'],
     ['a missing context file', ['ask', 'q', '--context-file', 'missing.md'], 'Context file does not exist: '],
-  ])('exits 1 with the message on stderr for %s, and sends nothing', async (_name, args, message) => {
+  ])('exits 2 (a usage error) with the message on stderr for %s, and sends nothing', async (_name, args, message) => {
     const log = agentLog();
     const run = await relay(args, { cwd: gitRepo(), env: fakeAgentEnv(log) });
-    expect(run.exitCode).toBe(1);
+    expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(message);
     expect(log.calls()).toEqual([]);
   });
 
-  it('exits 1 for an invalid repo path, oversized context and a nested relay', async () => {
+  it('exits 2 for a repo path that is not there, 1 for oversized context and a nested relay', async () => {
     const log = agentLog();
     const repo = gitRepo();
     const missing = path.join(tempDir(), 'missing');
     const bad = await relay(['ask', 'q', '--repo', missing], { cwd: repo, env: fakeAgentEnv(log) });
-    expect(bad.exitCode).toBe(1);
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(`Repository path does not exist or is not a directory: ${missing}`);
     writeFileSync(path.join(repo, 'big.txt'), 'x'.repeat(200_001));
     const big = await relay(['ask', 'q', '--context-file', 'big.txt'], { cwd: repo, env: fakeAgentEnv(log) });
@@ -191,9 +191,39 @@ describe('relay review (built CLI)', () => {
   it('runs codex\'s native review against the detected base and prints the answer', async () => {
     const log = agentLog();
     const repo = gitRepo({ 'a.txt': 'one\n' });
+    gitIn(repo, 'switch', '-q', '-c', 'topic');
+    writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\n');
+    gitIn(repo, 'commit', '-qam', 'topic');
     const run = await relay(['review'], { cwd: repo, env: fakeAgentEnv(log) });
     expect(run).toMatchObject({ exitCode: 0, stdout: 'codex answer to: review against main' });
     expect(log.only().argv.slice(0, 4)).toEqual(['exec', 'review', '--base', 'main']);
+  });
+
+  it('on master, the only branch, reviews the last commit; with nothing before HEAD it says so, exits 1 and sends nothing', async () => {
+    const log = agentLog();
+    const repo = gitRepo({ 'a.txt': 'one\n' });
+    gitIn(repo, 'branch', '-m', 'main', 'master');
+    const nothing = await relay(['review'], { cwd: repo, env: fakeAgentEnv(log) });
+    expect(nothing.exitCode).toBe(1);
+    expect(nothing.stderr).toContain('Nothing to review');
+    expect(log.calls()).toEqual([]);
+    writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\n');
+    gitIn(repo, 'commit', '-qam', 'second');
+    const run = await relay(['review'], { cwd: repo, env: fakeAgentEnv(log) });
+    expect(run).toMatchObject({ exitCode: 0, stdout: 'codex answer to: review against HEAD~1' });
+    expect(log.only().argv.slice(0, 4)).toEqual(['exec', 'review', '--base', 'HEAD~1']);
+  });
+
+  it('says so and exits 1 when HEAD has no changes since the base, on the native path too', async () => {
+    const log = agentLog();
+    const repo = gitRepo({ 'a.txt': 'one\n' });
+    gitIn(repo, 'switch', '-q', '-c', 'topic');
+    for (const backend of ['codex', 'gemini']) {
+      const run = await relay(['review', '--base', 'main', '--backend', backend, '--json'], { cwd: repo, env: fakeAgentEnv(log) });
+      expect(run.exitCode).toBe(1);
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'NOTHING_TO_REVIEW', message: expect.stringContaining('HEAD has no changes since main') } });
+    }
+    expect(log.calls()).toEqual([]);
   });
 
   it('sends the diff against --base with --prompt to other backends, and --json tells the mode', async () => {
@@ -208,11 +238,13 @@ describe('relay review (built CLI)', () => {
     expect(lastArg(log.only())).toContain('Request:\nAny risks?\n\nGit Diff:\ndiff --git a/a.txt b/a.txt');
   });
 
-  it('exits 1 when the base cannot be diffed', async () => {
+  it('exits 2 for a --base that does not exist, on the native codex path as on the diff path, sending nothing', async () => {
     const log = agentLog();
-    const run = await relay(['review', '--base', 'ghost', '--backend', 'gemini'], { cwd: gitRepo(), env: fakeAgentEnv(log) });
-    expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('Failed to collect git diff against ghost: fatal:');
+    for (const backend of ['codex', 'gemini']) {
+      const run = await relay(['review', '--base', 'ghost', '--backend', backend], { cwd: gitRepo(), env: fakeAgentEnv(log) });
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toContain('The base ghost is not a branch or commit of');
+    }
     expect(log.calls()).toEqual([]);
   });
 });

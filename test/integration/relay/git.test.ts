@@ -32,15 +32,23 @@ describe('git verbs for the relay', () => {
     expect(await refExists(tempDir(), 'main')).toBe(false);
   });
 
-  it('detectDefaultBranch() prefers main, then master, then HEAD~1', async () => {
+  it('detectDefaultBranch() prefers main, then master, skipping one that holds HEAD, then HEAD~1, else null', async () => {
     const repo = gitRepo();
+    gitIn(repo, 'switch', '-q', '-c', 'topic');
+    gitIn(repo, 'commit', '-q', '--allow-empty', '-m', 'topic work');
     expect(await detectDefaultBranch(repo)).toBe('main');
-    gitIn(repo, 'branch', 'master');
+    gitIn(repo, 'branch', 'master', 'main');
     expect(await detectDefaultBranch(repo)).toBe('main');
     gitIn(repo, 'branch', '-m', 'main', 'trunk');
     expect(await detectDefaultBranch(repo)).toBe('master');
     gitIn(repo, 'branch', '-D', 'master');
     expect(await detectDefaultBranch(repo)).toBe('HEAD~1');
+    // On master itself (the only branch), master holds HEAD: its diff would be empty.
+    const onMaster = gitRepo();
+    gitIn(onMaster, 'branch', '-m', 'main', 'master');
+    expect(await detectDefaultBranch(onMaster)).toBeNull();
+    gitIn(onMaster, 'commit', '-q', '--allow-empty', '-m', 'second');
+    expect(await detectDefaultBranch(onMaster)).toBe('HEAD~1');
   });
 
   it('gitDiff() is silent where gitDiffBase() is strict', async () => {

@@ -115,9 +115,9 @@ describe('reviewRelay()', () => {
 
     it('detects master when there is no main, and HEAD~1 when there is neither', async () => {
       const log = agentLog();
-      const onMaster = gitRepo({ 'a.txt': 'one\n' });
-      gitIn(onMaster, 'branch', '-m', 'main', 'master');
-      expect((await review(log, { repoPath: onMaster, backend: 'gemini' })).base).toBe('master');
+      const offMaster = featureRepo();
+      gitIn(offMaster, 'branch', '-m', 'main', 'master');
+      expect((await review(log, { repoPath: offMaster, backend: 'gemini' })).base).toBe('master');
       const onTrunk = gitRepo({ 'a.txt': 'one\n' });
       gitIn(onTrunk, 'branch', '-m', 'main', 'trunk');
       writeFileSync(path.join(onTrunk, 'a.txt'), 'one\nmore\n');
@@ -127,14 +127,28 @@ describe('reviewRelay()', () => {
       expect(lastArg(log.calls()[1]!)).toContain('+more');
     });
 
-    it('refuses a base git cannot diff against, with git\'s own words, and sends nothing', async () => {
+    it('on master, the only branch, reviews the last commit instead of an empty diff', async () => {
+      const log = agentLog();
+      const onMaster = gitRepo({ 'a.txt': 'one\n' });
+      gitIn(onMaster, 'branch', '-m', 'main', 'master');
+      writeFileSync(path.join(onMaster, 'a.txt'), 'one\nlast\n');
+      gitIn(onMaster, 'commit', '-qam', 'last');
+      const result = await review(log, { repoPath: onMaster, backend: 'gemini' });
+      expect(result.base).toBe('HEAD~1');
+      expect(lastArg(log.only())).toContain('+last');
+    });
+
+    it('refuses a base that does not exist (BASE_NOT_FOUND), and nothing to review (NOTHING_TO_REVIEW), sending nothing', async () => {
       const log = agentLog();
       const error = await relayError(review(log, { backend: 'gemini', base: 'no-such-branch' }));
-      expect(error.code).toBe('DIFF_FAILED');
-      expect(error.message).toMatch(/^Failed to collect git diff against no-such-branch: fatal: .*no-such-branch/);
+      expect(error.code).toBe('BASE_NOT_FOUND');
+      expect(error.message).toMatch(/^The base no-such-branch is not a branch or commit of /);
       const single = gitRepo({ 'a.txt': 'x\n' });
       gitIn(single, 'branch', '-m', 'main', 'trunk');
-      expect((await relayError(review(log, { repoPath: single, backend: 'gemini' }))).message).toMatch(/^Failed to collect git diff against HEAD~1: /);
+      const first = await relayError(review(log, { repoPath: single, backend: 'gemini' }));
+      expect(first.code).toBe('NOTHING_TO_REVIEW');
+      const unchanged = await relayError(review(log, { repoPath: gitRepo({ 'a.txt': 'one\n' }), backend: 'gemini', base: 'main' }));
+      expect(unchanged).toMatchObject({ code: 'NOTHING_TO_REVIEW', message: expect.stringContaining('HEAD has no changes since main') });
       expect(log.calls()).toEqual([]);
     });
 
@@ -167,11 +181,12 @@ describe('reviewRelay()', () => {
       await expect(reviewRelay({ repoPath: featureRepo(), env: {}, backends: { b: backend }, backend: 'b' })).rejects.toBe(bug);
     });
 
-    it('leaves the Git Diff section out when the branch has no changes against the base', async () => {
+    it('refuses a branch with no changes against the base instead of sending an empty review', async () => {
       const log = agentLog();
       const repoPath = gitRepo({ 'a.txt': 'one\n' });
-      await review(log, { repoPath, backend: 'gemini' });
-      expect(log.only().argv.at(-1)).not.toContain('Git Diff:');
+      gitIn(repoPath, 'switch', '-q', '-c', 'idle');
+      expect((await relayError(review(log, { repoPath, backend: 'gemini' }))).code).toBe('NOTHING_TO_REVIEW');
+      expect(log.calls()).toEqual([]);
     });
   });
 

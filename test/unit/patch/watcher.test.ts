@@ -90,3 +90,112 @@ describe('startClipboardWatcher', () => {
     expect(seen).toEqual([PATCH(3)]);
   });
 });
+
+/** An event-driven fake: reads count, changes are announced by hand, failure on demand. */
+function toldClipboard(initial: string) {
+  let text = initial;
+  let reads = 0;
+  let listener: { onChange: () => void; onFailure: (error: Error) => void } | null = null;
+  let closed = 0;
+  return {
+    source: {
+      read: () => ((reads += 1), text),
+      subscribe(next: { onChange: () => void; onFailure: (error: Error) => void }) {
+        listener = next;
+        return { close: () => void (closed += 1) };
+      },
+    },
+    copy(next: string) {
+      text = next;
+      listener!.onChange();
+    },
+    fail: (error: Error) => listener!.onFailure(error),
+    reads: () => reads,
+    closed: () => closed,
+  };
+}
+
+describe('startClipboardWatcher with a source that says when the clipboard changes', () => {
+  it('reads once at start and then only when told, with no timer of its own', async () => {
+    const clip = toldClipboard(PATCH(0));
+    const seen: string[] = [];
+    let handled: () => void = () => undefined;
+    const watcher = startClipboardWatcher({ source: clip.source, intervalMs: 1, onCandidate: async (t) => (seen.push(t), handled()) });
+    await watcher.ready;
+    expect(clip.reads()).toBe(1);
+    const first = new Promise<void>((r) => (handled = r));
+    clip.copy(PATCH(1));
+    await first;
+    expect(seen).toEqual([PATCH(1)]);
+    expect(clip.reads()).toBe(2); // no polling in between, however small the interval
+    await watcher.stop();
+    expect(clip.closed()).toBe(1);
+  });
+
+  it('coalesces changes announced while a read runs into one more read', async () => {
+    let release: () => void = () => undefined;
+    let thirdRead: () => void = () => undefined;
+    const third = new Promise<void>((r) => (thirdRead = r));
+    let reads = 0;
+    let text = 'initial';
+    let listener: { onChange: () => void } | null = null;
+    const gate = new Promise<void>((r) => (release = r));
+    const watcher = startClipboardWatcher({
+      source: {
+        read: async () => {
+          reads += 1;
+          if (reads === 2) await gate; // the first read after a change hangs until released
+          if (reads === 3) thirdRead();
+          return text;
+        },
+        subscribe: (next) => ((listener = next), { close: () => undefined }),
+      },
+      intervalMs: 1,
+      onCandidate: async () => undefined,
+    });
+    await watcher.ready;
+    text = PATCH(1);
+    listener!.onChange();
+    listener!.onChange();
+    listener!.onChange();
+    release();
+    await third;
+    await watcher.idle();
+    await watcher.stop();
+    expect(reads).toBe(3); // the start, the hung read, and one for the two changes it missed
+  });
+
+  it('stops and reports once when the source cannot go on', async () => {
+    const clip = toldClipboard('');
+    const fatal: unknown[] = [];
+    const watcher = startClipboardWatcher({ source: clip.source, intervalMs: 1, onCandidate: async () => undefined, onFatal: (e) => void fatal.push(e) });
+    await watcher.ready;
+    clip.fail(new Error('the X server went away'));
+    clip.fail(new Error('the X server went away'));
+    await watcher.stopped;
+    expect(fatal).toEqual([new Error('the X server went away')]);
+    expect(clip.closed()).toBe(1);
+  });
+});
+
+describe('startClipboardWatcher polling a source that keeps failing', () => {
+  it('gives up after maxConsecutiveErrors failed reads in a row, with one fatal report', async () => {
+    const errors: unknown[] = [];
+    const fatal: unknown[] = [];
+    const watcher = startClipboardWatcher({
+      source: {
+        read: () => {
+          throw new Error('no display');
+        },
+      },
+      intervalMs: 1,
+      maxConsecutiveErrors: 5,
+      onError: (e) => void errors.push(e),
+      onFatal: (e) => void fatal.push(e),
+      onCandidate: async () => undefined,
+    });
+    await watcher.stopped;
+    expect(errors).toHaveLength(4);
+    expect(fatal).toEqual([new Error('no display')]);
+  });
+});

@@ -1,0 +1,15 @@
+import { printError } from './io.js';
+import { printRecoveries } from './patch-output.js';
+
+/**
+ * Rolls back what a crashed transaction left behind before a command runs, saying so. The
+ * transaction engine (and what it loads) is only brought in when a pending record exists.
+ */
+export async function recoverFirst(root: string): Promise<void> {
+  const { listPending } = await import('../engine/patch/state.js');
+  if (listPending(root).length === 0) return;
+  const { recoverPending } = await import('../engine/patch/transaction.js');
+  const recovered = recoverPending(root);
+  if (Array.isArray(recovered)) printRecoveries(recovered);
+  else if ('unsafe' in recovered) printError(`! ${recovered.unsafe.message}`);
+}
