@@ -6,8 +6,8 @@ import { printRecoveries } from './patch-output.js';
  * transaction engine (and what it loads) is only brought in when a pending record exists.
  */
 export async function recoverFirst(root: string): Promise<void> {
-  const { listPending } = await import('../engine/patch/state.js');
-  if (listPending(root).length === 0) return;
+  const { needsRecovery } = await import('../engine/patch/state.js');
+  if (!needsRecovery(root)) return;
   const { recoverPending } = await import('../engine/patch/transaction.js');
   const recovered = recoverPending(root);
   if (Array.isArray(recovered)) printRecoveries(recovered);

@@ -36,7 +36,7 @@ describe('a planted pending record', () => {
     expect(run.stderr).toContain('RECORD_UNSAFE_PATH');
     expect(run.stderr).toContain(code);
     expect(count(run.stderr, 'evil.pending.yml')).toBe(1);
-    expect(run.stdout).toContain('No transactions yet.');
+    expect(run.stdout).toContain('No transactions yet');
 
     jail.expectOutsideUntouched();
     expect(readFileSync(path.join(jail.root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');

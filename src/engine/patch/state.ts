@@ -85,6 +85,15 @@ export function checkStateFolder(root: string): Result<string, OwnFolderCode> {
   return ownFolder(root, STATE_DIR);
 }
 
+/**
+ * Whether a command must run recovery before it acts: a transaction was left pending, or the
+ * state folder is not one Relay Desk may use (recovery says so, once). Cheap on purpose: the
+ * CLI asks before it loads the transaction engine.
+ */
+export function needsRecovery(root: string): boolean {
+  return !checkStateFolder(root).ok || listPending(root).length > 0;
+}
+
 export function pendingPath(root: string, uuid: string): string {
   return path.join(stateDir(root), `${uuid}.pending.yml`);
 }

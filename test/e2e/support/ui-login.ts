@@ -1,12 +1,12 @@
-// How a page signs in to `relay ui` from the URL it prints. Today: the URL carries the launch
-// token as a query parameter, and the server trades it for a session on the first request.
+// How a page signs in to `relay ui` from the URL it prints: the URL carries a single-use launch
+// token in its fragment, which the page's script trades for a session kept in sessionStorage.
 // Tests that start `relay ui` (or `npm start`) as a process go through these two, so a change
 // of the sign-in flow is made here once.
 import type { Page } from 'playwright-core';
 import { visible } from './pages.js';
 
 /** The URL `relay ui` prints on its "running at" line. */
-export const PRINTED_UI_URL = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/;
+export const PRINTED_UI_URL = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/;
 
 /** Opens the printed URL in the page, signing in, and waits until the window's shell is shown. */
 export async function signInWithPrintedUrl(page: Page, url: string): Promise<void> {

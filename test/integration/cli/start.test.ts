@@ -69,7 +69,7 @@ describe('npm start on a fresh machine', () => {
         'Electron cannot open the desktop app here: no display (DISPLAY and WAYLAND_DISPLAY are unset). Opening Relay Desk in your browser with `relay ui` instead.',
       ]);
       // The data folder was created on first use, inside the empty HOME.
-      expect(run.output()).toContain(`(data: ${path.join(home, '.config', 'Relay Desk')};`);
+      expect(run.output()).toContain(`data: ${path.join(home, '.config', 'Relay Desk')};`);
       const page = await browser.newPage();
       await signInWithPrintedUrl(page, url);
       expect(page.errors).toEqual([]);
