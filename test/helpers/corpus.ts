@@ -11,6 +11,8 @@ export interface CaseMeta {
   readonly category: string;
   readonly expect: 'applied' | 'rejected';
   readonly description: string;
+  /** The refusal code a rejected case must be refused with (so it cannot pass for the wrong reason). */
+  readonly code?: string;
 }
 
 /** The six kinds of case the public corpus has; every extra corpus covers all of them. */
@@ -37,6 +39,7 @@ export function expectWellFormedCorpus(dir: string, cases: readonly string[]): v
     expect(meta.id).toBe(name);
     expect(CATEGORIES).toContain(meta.category);
     expect(['applied', 'rejected']).toContain(meta.expect);
+    if (meta.expect === 'rejected') expect(meta.code, `${name} pins no refusal code`).toMatch(/^[A-Z][A-Z0-9_]+$/);
     seen.add(meta.category);
   }
   expect([...seen].sort()).toEqual([...CATEGORIES].sort());
@@ -61,7 +64,8 @@ export async function expectCaseThroughCli(caseDir: string): Promise<void> {
     expect(readTree(root)).toEqual(readTree(path.join(caseDir, 'after')));
   } else {
     expect(result.status, `${meta.description}\n${run.stdout}`).toBe('rejected');
-    expect(result.error?.code).toBeTruthy();
+    expect(meta.code, `${meta.id} pins no refusal code in case.json`).toBeTruthy();
+    expect(result.error?.code, `${meta.description}\n${run.stdout}`).toBe(meta.code);
     expect(run.exitCode).toBe(1);
     expect(readTree(root)).toEqual(before);
     expect(emptyFolders(root)).toEqual([]);

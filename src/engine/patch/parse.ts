@@ -1,6 +1,7 @@
 import { mentionsProjectId, parseControlBlock } from './control.js';
 import { parseBarePathLine, parseFenceInfo, parseFirstLineHeader, type BlockHeader } from './header.js';
 import { isSearchReplaceBody } from './strategies/search-replace.js';
+import { isShellFence, labelAbove } from './labels.js';
 import { isUnifiedDiffBody, splitDiffSections, type DiffSection } from './strategies/unified.js';
 import type { ControlBlock, FileOperation, ParsedResponse, ParseFailureCode, PatchStrategy } from './types.js';
 import { fail, ok, type Result } from '../result.js';
@@ -213,12 +214,15 @@ export function parseResponse(raw: string): Result<ParsedResponse, ParseFailureC
       continue;
     }
     if (header === null) header = pathLineBefore(segments[position - 1], body);
-    if (header === null && splitDiffSections(body.join('\n')) === null) {
-      const named = precedingPathLine(segments[position - 1]);
-      if (named) {
+    if (header === null && splitDiffSections(body.join('\n')) === null && !isShellFence(block.fence.info)) {
+      // A block that a path line, heading, bold or File: line above evidently means for a file,
+      // but that carries no header: taking the other blocks alone would be a silent partial apply.
+      const previous = segments[position - 1];
+      const named = previous?.type === 'prose' ? labelAbove(previous.lines) : null;
+      if (named && named.kind !== 'sentence') {
         return fail(
           'UNHEADED_FILE_BLOCK',
-          `The code block after the line "${named}" has no path header, so it is not clear whether it is meant as that file's new content. Nothing was applied; ask for the block with a header like \`\`\`ts // ${named}.`,
+          `The code block after the line "${named.line}" has no path header, so it is not clear whether it is meant as ${named.path}'s new content. Nothing was applied; ask for the block with a header like \`\`\`ts // ${named.path}.`,
         );
       }
     }
@@ -267,16 +271,6 @@ function unwrapWholeAnswer(lines: string[]): string[] {
   });
   const innerCloses = inner.some((l) => closesFence(l, fence));
   return innerHasFileBlock && !innerCloses ? inner : lines;
-}
-
-/** The path a prose segment's last line consists of, if that is all it says. */
-function precedingPathLine(previous: Segment | undefined): string | null {
-  if (previous?.type !== 'prose') return null;
-  // The path line may be followed by one blank line before the fence.
-  const lines = previous.lines;
-  const last = lines[lines.length - 1]?.trim() === '' ? lines[lines.length - 2] : lines[lines.length - 1];
-  const header = parseBarePathLine(last ?? '');
-  return header?.kind === 'file' ? header.path : null;
 }
 
 /**

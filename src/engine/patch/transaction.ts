@@ -158,7 +158,7 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
     const plan = planOperations(root, operations);
     if (!plan.ok) return { status: 'rejected', uuid, error: plan.error, recovered };
     for (const [file, tiers] of Object.entries(plan.value.tiers)) {
-      if (tiers.includes('fuzzy')) warnings.push(`${file}: placed by fuzzy matching; check the diff.`);
+      if (tiers.includes('blank-lines')) warnings.push(`${file}: matched with blank lines that differ from the file; check the diff.`);
       else if (tiers.includes('indent')) warnings.push(`${file}: matched with different indentation and re-indented to the file's style.`);
     }
     if (plan.value.changes.length === 0) {

@@ -1,3 +1,6 @@
+import type { ClosestLines } from './closest.js';
+import type { Failure } from '../result.js';
+
 /** How the body of a file block is to be applied. */
 export type PatchStrategy = 'replace' | 'unified' | 'search-replace';
 
@@ -62,3 +65,21 @@ export type ApplyFailureCode =
   | 'RENAME_SOURCE_MISSING'
   | 'RENAME_TARGET_EXISTS'
   | 'DELETE_MISSING';
+
+/**
+ * A refusal of the patch engine: a Failure plus what a person or the assistant needs to fix it.
+ * Every extra field is optional; plain Failures are PatchFailures too.
+ */
+export interface PatchFailure<Code extends string = string> extends Failure<Code> {
+  /** The lines an edit looked for in the file (context and removed lines). */
+  readonly expected?: readonly string[];
+  /** The lines of the current file most like `expected`. */
+  readonly closest?: ClosestLines;
+  /** Index of the failing operation in the parsed answer. */
+  readonly operation?: number;
+}
+
+/** A failed result carrying a PatchFailure. */
+export function failPatch<Code extends string>(code: Code, message: string, extra: Omit<PatchFailure<Code>, 'code' | 'message'> = {}): { readonly ok: false; readonly error: PatchFailure<Code> } {
+  return { ok: false, error: { code, message, ...extra } };
+}

@@ -1,8 +1,9 @@
-import type { ApplyFailureCode } from '../types.js';
-import { KeyedFile, locate, MATCH_TIERS, renderPlacement, type EditLine, type MatchTier } from '../match.js';
+import { failPatch, type ApplyFailureCode, type PatchFailure } from '../types.js';
+import { KeyedFile, locate, MATCH_TIERS, type EditLine, type LocateOptions, type MatchTier } from '../match.js';
+import { renderPlacement } from '../render.js';
 import { findLazyPlaceholders } from '../lazy.js';
 import { fromFileText, spliceLines, type FileText } from '../text.js';
-import { fail, ok, type Result } from '../../result.js';
+import { fail, ok } from '../../result.js';
 
 /** What to call an edit in messages ("SEARCH block 2", "hunk 3"). */
 export interface EditLabel {
@@ -24,7 +25,13 @@ export function trimBlankEdges(edit: readonly EditLine[]): EditLine[] {
  * Places one edit in the file and applies it. Variants are tried in order (e.g. with and
  * without blank edge lines); the first variant that is found or ambiguous decides.
  */
-export function applyEdit(file: FileText, variants: readonly (readonly EditLine[])[], path: string, label: EditLabel): Result<{ file: FileText; tier: MatchTier }, ApplyFailureCode> {
+export function applyEdit(
+  file: FileText,
+  variants: readonly (readonly EditLine[])[],
+  path: string,
+  label: EditLabel,
+  options: LocateOptions = {},
+): { ok: true; value: { file: FileText; tier: MatchTier } } | { ok: false; error: PatchFailure<ApplyFailureCode> } {
   const added = (variants[0] ?? []).filter((e) => e.op === 'add').map((e) => e.text);
   const removesCode = (variants[0] ?? []).some((e) => e.op === 'del' && e.text.trim() !== '');
   if (added.length > 0 && removesCode) {
@@ -40,7 +47,7 @@ export function applyEdit(file: FileText, variants: readonly (readonly EditLine[
   for (const tier of MATCH_TIERS) {
     for (const edit of variants) {
       if (!edit.some((e) => e.op !== 'add')) continue;
-      const found = locate(keyed, edit, [tier]);
+      const found = locate(keyed, edit, [tier], options);
       if (found.kind === 'missing') continue;
       if (found.kind === 'ambiguous') {
         return fail(
@@ -53,6 +60,7 @@ export function applyEdit(file: FileText, variants: readonly (readonly EditLine[
       return ok({ file: spliceLines(file, found.placement.start, found.placement.end - found.placement.start, lines), tier: found.placement.tier });
     }
   }
-  const first = variants[0]?.find((e) => e.op !== 'add' && e.text.trim() !== '')?.text.trim() ?? '';
-  return fail(label.notFound, `${path}: ${label.name} was not found in the file${first ? ` (it starts with ${JSON.stringify(first.slice(0, 80))})` : ''}. The file may have changed since the assistant saw it.`, path);
+  const expected = (variants[0] ?? []).filter((e) => e.op !== 'add').map((e) => e.text);
+  const first = expected.find((t) => t.trim() !== '')?.trim() ?? '';
+  return failPatch(label.notFound, `${path}: ${label.name} was not found in the file${first ? ` (it starts with ${JSON.stringify(first.slice(0, 80))})` : ''}. A context or removed line differs from the file in more than whitespace; the file may have changed since the assistant saw it.`, { path, expected });
 }

@@ -147,7 +147,10 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
       tiers.push('exact');
       continue;
     }
-    if (current === null) return fail('FILE_NOT_FOUND', `${path}: the file does not exist, so its SEARCH block cannot match.`, path);
+    if (current === null) {
+      const expected = block.search.find((l) => l.trim() !== '')!.trim();
+      return fail('FILE_NOT_FOUND', `${path} does not exist; the edit expects it to contain ${JSON.stringify(expected.slice(0, 120))}. Only an empty SEARCH creates a file. Nothing was applied.`, path);
+    }
     const label = { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' } as const;
     const readings = [block, ...(block.alternatives ?? [])].map((reading) => {
       const edit = searchReplaceToEdit(reading);
