@@ -137,9 +137,10 @@ Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (
     )
     .action(async (file: string, options: { yes?: boolean; json?: boolean }) => {
       const root = projectRoot(program);
-      let text: string;
+      // Bytes, not text: the engine's intake refuses what is not UTF-8 instead of decoding it to U+FFFD.
+      let text: Uint8Array;
       try {
-        text = file === '-' ? readFileSync(0, 'utf8') : readFileSync(path.resolve(file), 'utf8');
+        text = file === '-' ? readFileSync(0) : readFileSync(path.resolve(file));
       } catch (error) {
         throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }

@@ -48,15 +48,21 @@ interface Entry {
  */
 class VirtualTree {
   private readonly entries = new Map<string, Entry>();
+  private readonly resolved = new Map<string, Result<string, ApplyFailureCode>>();
   private readonly reserved: readonly string[];
   constructor(private readonly root: string) {
     this.reserved = reservedTopLevel(root);
   }
 
   resolve(raw: string): Result<string, ApplyFailureCode> {
-    const safe = resolveInsideRoot(this.root, raw, { reserved: this.reserved });
-    if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.message} The whole response was refused; nothing was written.`, raw);
-    return ok(safe.value.relative);
+    // Checking a path costs file-system calls; an answer names the same path many times.
+    let resolved = this.resolved.get(raw);
+    if (!resolved) {
+      const safe = resolveInsideRoot(this.root, raw, { reserved: this.reserved });
+      resolved = safe.ok ? ok(safe.value.relative) : fail('UNSAFE_PATH', `${safe.error.message} The whole response was refused; nothing was written.`, raw);
+      this.resolved.set(raw, resolved);
+    }
+    return resolved;
   }
 
   entry(relative: string): Entry {

@@ -5,6 +5,7 @@ import { readTextOrNull } from '../fs/read.js';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
 import { acquireProjectLock } from './lock.js';
+import { intakeAnswer } from './intake.js';
 import { parseResponse } from './parse.js';
 import { planOperations, type PlannedChange } from './plan.js';
 import { captureOutsideChanges, type OutsideCapture } from './outside-changes.js';
@@ -105,7 +106,8 @@ export interface PatchHooks {
 
 export interface ApplyPatchRequest {
   readonly root: string;
-  readonly text: string;
+  /** The answer: bytes as read from a file or stdin, or text from the clipboard; both pass the intake checks. */
+  readonly text: string | Uint8Array;
   readonly source: PatchSource;
   readonly decide: (review: PendingReview) => Promise<Decision>;
   readonly config?: RelayConfig;
@@ -126,11 +128,14 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
   const config = configResult.value;
+  const intake = intakeAnswer(request.text, { maxBytes: config.patch.maxAnswerBytes, maxLineBytes: config.patch.maxLineBytes });
+  if (!intake.ok) return { status: 'rejected', error: intake.error, recovered: [] };
+  const text = intake.value;
   const lock = acquireProjectLock(root, now(hooks));
   if ('heldBy' in lock) return { status: 'rejected', error: busy(lock.heldBy), recovered: [] };
   try {
     const recovered = recoverPendingUnlocked(root, hooks);
-    const parsed = parseResponse(request.text);
+    const parsed = parseResponse(text);
     if (!parsed.ok) return { status: 'rejected', error: parsed.error, recovered };
     const { control, operations, reasoning } = parsed.value;
     const warnings = [...parsed.value.warnings];
@@ -145,7 +150,7 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
         recovered,
       };
     }
-    const hash = responseHash(request.text);
+    const hash = responseHash(text);
     const seen = findByContentHash(root, hash);
     if (seen) {
       return { status: 'skipped', uuid: seen, reason: { code: 'ALREADY_APPLIED', message: `This response was already applied as transaction ${seen}; skipped.` }, recovered };

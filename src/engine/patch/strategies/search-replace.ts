@@ -90,10 +90,18 @@ export function isSearchReplaceBody(body: string): boolean {
   return parsed.ok && parsed.value.blocks.length > 0 && parsed.value.stray === 0;
 }
 
+/** Beyond this many differing lines, SEARCH and REPLACE are not diffed line by line. */
+const MAX_EDIT_LENGTH = 400;
+
 /** Turns a SEARCH/REPLACE pair into an edit: shared lines are context kept from the file. */
 export function searchReplaceToEdit(block: SearchReplaceBlock): EditLine[] {
   const edit: EditLine[] = [];
-  for (const part of diffArrays([...block.search], [...block.replace])) {
+  // The diff is bounded: two long, very different halves are a removal and an addition.
+  const parts = diffArrays([...block.search], [...block.replace], { maxEditLength: MAX_EDIT_LENGTH }) ?? [
+    { value: [...block.search], removed: true, added: false, count: block.search.length },
+    { value: [...block.replace], added: true, removed: false, count: block.replace.length },
+  ];
+  for (const part of parts) {
     const op: EditLine['op'] = part.added ? 'add' : part.removed ? 'del' : 'ctx';
     for (const text of part.value) edit.push({ op, text });
   }
