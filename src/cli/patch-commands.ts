@@ -14,7 +14,7 @@ import { startClipboardWatcher } from '../engine/patch/watcher.js';
 import { commitPaths } from '../engine/git/commit.js';
 import { isGitRepo } from '../engine/git/core.js';
 import { canAsk, confirm, EXIT, print, printError, printJson, UsageError } from './io.js';
-import { outcomeJson, printOutcome, printRecoveries, terminalDecider } from './patch-output.js';
+import { outcomeJson, printOutcome, printRecoveries, printReplyOnly, terminalDecider } from './patch-output.js';
 import { findProjectRoot } from './project.js';
 
 /** Options every relay command accepts. */
@@ -117,9 +117,15 @@ Exit codes: 0 done (or already set up), 1 the existing config is invalid, 2 bad 
     .argument('<file>', 'file holding the answer')
     .option('-y, --yes', 'approve without asking')
     .option('--json', 'print one JSON result object')
+    .option('--reply', 'when the answer is refused, print only the reply for the assistant (to pipe to the clipboard)')
     .addHelpText(
       'after',
       `
+The answer may be in Relay Desk's format (with its YAML control block) or in an assistant's own
+format: git diffs, apply_patch envelopes, SEARCH/REPLACE blocks, whole files labelled with their
+path. Without a control block it is for this project. A refusal says which file and block failed
+and why, and ends with a reply to paste back to the assistant.
+
 The answer is applied as one transaction: every file is worked out in memory first, then
 written; the linter and pre/post commands of ${CONFIG_FILE} run; approval is automatic
 (patch.approvalMode "auto") or asked on the terminal ("manual"; --yes approves). A refused
@@ -131,11 +137,12 @@ Examples:
 
 --json prints one object: { status: "applied" | "skipped" | "rejected" | "rolled-back",
   uuid, files: [{ path, change: "create" | "modify" | "delete", added, removed }],
-  error: null | { code, message }, warnings, branch, linter, recovered }.
+  error: null | { code, message, path?, reply?, closest?: { startLine, lines, similarity },
+  block?: { format, line, path } }, warnings, branch, linter, recovered }.
 Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (the tree is
   as before), 2 the command line was wrong or the file cannot be read.`,
     )
-    .action(async (file: string, options: { yes?: boolean; json?: boolean }) => {
+    .action(async (file: string, options: { yes?: boolean; json?: boolean; reply?: boolean }) => {
       const root = projectRoot(program);
       // Bytes, not text: the engine's intake refuses what is not UTF-8 instead of decoding it to U+FFFD.
       let text: Uint8Array;
@@ -149,6 +156,7 @@ Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (
         { fault: faultHook() },
       );
       if (options.json) printJson(outcomeJson(outcome));
+      else if (options.reply) printReplyOnly(outcome);
       else printOutcome(outcome);
       process.exitCode = outcome.status === 'applied' || outcome.status === 'skipped' ? EXIT.ok : EXIT.failed;
     });

@@ -47,10 +47,12 @@ export function expectWellFormedCorpus(dir: string, cases: readonly string[]): v
 
 /**
  * Applies the case's answer with `relay apply --yes --json` in a fresh git repo of its before/
- * tree: an applied case must leave exactly the after/ tree, a rejected one the tree untouched.
+ * tree: an applied case must leave exactly the after/ tree, a rejected one the tree untouched
+ * and be refused with the code case.json pins (or `pinned.code`, for a corpus kept as published).
  */
-export async function expectCaseThroughCli(caseDir: string): Promise<void> {
-  const meta = readCaseMeta(caseDir);
+export async function expectCaseThroughCli(caseDir: string, pinned: { readonly code?: string } = {}): Promise<void> {
+  const fromFile = readCaseMeta(caseDir);
+  const meta = pinned.code === undefined ? fromFile : { ...fromFile, code: pinned.code };
   const root = gitRepo({ fromDir: path.join(caseDir, 'before') });
   expect((await relay(['init', '--project-id', 'corpus'], { cwd: root })).exitCode).toBe(0);
   const before = readTree(root);

@@ -152,6 +152,27 @@ const KNOWN_NAMES = new Set([
   'LICENSE', 'LICENCE', 'COPYING', 'NOTICE', 'AUTHORS', 'CONTRIBUTORS', 'CODEOWNERS', 'OWNERS', 'README', 'CHANGELOG', 'VERSION',
 ]);
 
+/** Extensions files in a project commonly have (a backticked `data.draft` or `os.path` in a sentence is code, not a file). */
+const COMMON_EXTENSIONS = new Set(
+  (
+    'ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx markdown txt rst adoc py pyi pyx ipynb rb erb go rs java kt kts scala groovy gradle swift m mm ' +
+    'c h cc cpp cxx hpp hh cs fs fsx vb php pl pm lua r jl dart ex exs erl hrl clj cljs edn elm hs ml mli nim zig v sol ' +
+    'sh bash zsh fish ps1 psm1 bat cmd html htm xhtml vue svelte astro css scss sass less styl svg xml xsl yml yaml toml ini cfg conf ' +
+    'env properties lock sql prisma graphql gql proto tf tfvars hcl nix dockerfile mk cmake csv tsv tex bib po pot ' +
+    'example sample template tpl tmpl j2 jinja hbs mustache ejs pug liquid njk gitignore gitattributes editorconfig npmrc nvmrc ' +
+    'babelrc eslintrc prettierrc stylelintrc browserslistrc dockerignore service timer socket plist entitlements xcconfig ' +
+    'gemspec podspec cabal mod sum work patch diff snap out log cron crontab rules'
+  ).split(' '),
+);
+
+/** Whether a path's last segment has an extension files commonly have (or is a well-known name). */
+export function hasCommonExtension(candidate: string): boolean {
+  const last = candidate.split(/[\\/]/).pop() ?? '';
+  if (KNOWN_NAMES.has(last)) return true;
+  const ext = /\.([A-Za-z0-9_-]+)$/.exec(last)?.[1]?.toLowerCase();
+  return ext !== undefined && COMMON_EXTENSIONS.has(ext);
+}
+
 /** Language tags that contain a dot but are not file names. */
 const DOTTED_LANGUAGES = /^(vb\.net|asp\.net|node\.js|next\.js|nuxt\.js|vue\.js|react\.js|d3\.js|three\.js|chart\.js|express\.js|ember\.js|socket\.io)$/i;
 

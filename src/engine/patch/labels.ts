@@ -4,7 +4,7 @@
  * bare path) or a sentence ending in a colon that names one path in backticks ("Here's the
  * updated `src/errors.ts`:"). Pure functions over prose lines.
  */
-import { looksLikeProjectPath, type PathExists } from './header.js';
+import { hasCommonExtension, looksLikeProjectPath, type PathExists } from './header.js';
 
 /** What the prose right above a fence says about it. */
 export type LabelAbove =
@@ -55,11 +55,20 @@ function labelPath(line: string, exists?: PathExists): string | null {
   return looksLikeProjectPath(candidate, exists) ? candidate.replace(/^\.\//, '') : null;
 }
 
+/**
+ * Whether a token in running text names a file: a folder and an extension, a common extension
+ * (`app.py`, not `data.draft` or `os.path`), or a file that exists in the project.
+ */
+function namesFile(token: string, exists?: PathExists): boolean {
+  if (token === '' || !/[/.]/.test(token) || !looksLikeProjectPath(token, exists)) return false;
+  return hasCommonExtension(token) || exists?.(token.replace(/^\.\//, '')) === true || (/\//.test(token) && /\.[A-Za-z]\w*$/.test(token));
+}
+
 /** Path-like tokens of a line: backticked spans first, else bare words with a folder or an extension. */
 function pathTokens(text: string, exists?: PathExists): string[] {
   const ticked = [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!);
   const words = ticked.length > 0 ? ticked : text.split(/\s+/).map((w) => w.replace(/^[("'*_]+|[)"'*_,.;:!?]+$/g, ''));
-  return [...new Set(words.filter((w) => w !== '' && /[/.]/.test(w) && looksLikeProjectPath(w, exists)))];
+  return [...new Set(words.filter((w) => namesFile(w, exists)))];
 }
 
 /**
@@ -83,7 +92,7 @@ export function labelAbove(proseLines: readonly string[], exists?: PathExists): 
     return null;
   }
   if (trimmed.endsWith(':')) {
-    const ticked = [...trimmed.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim()).filter((t) => !/\s/.test(t) && /[/.]/.test(t) && looksLikeProjectPath(t, exists));
+    const ticked = [...trimmed.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim()).filter((t) => !/\s/.test(t) && namesFile(t, exists));
     const unique = [...new Set(ticked)];
     if (unique.length === 1) return { kind: 'sentence', path: unique[0]!.replace(/^\.\//, ''), line: trimmed };
   }

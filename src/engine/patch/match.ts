@@ -39,6 +39,8 @@ export interface LocateOptions {
   readonly first?: boolean;
   /** The file line where the first non-blank old line is expected (a diff's line number): decides between several places. */
   readonly hint?: number;
+  /** Only a place that ends with the file's last (non-blank) line counts (V4A's `*** End of File`). */
+  readonly atEnd?: boolean;
 }
 
 const PUNCTUATION: ReadonlyArray<readonly [RegExp, string]> = [
@@ -227,7 +229,7 @@ function locateInTier(keyed: KeyedFile, old: readonly string[], tier: MatchTier,
   const power = keyed.power(m);
   const from = options.from ?? 0;
   const found: Placement[] = [];
-  for (let s = 0; s + m <= n && found.length < MAX_PLACEMENTS; s += 1) {
+  for (let s = options.atEnd === true ? n - m : 0; s + m <= n && found.length < MAX_PLACEMENTS; s += 1) {
     if (seq.lines[s]! < from) continue;
     const a = (((seq.prefixA[s + m]! - ((seq.prefixA[s]! * power.a) % MOD_A)) % MOD_A) + MOD_A) % MOD_A;
     if (a !== hashA) continue;

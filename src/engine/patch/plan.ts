@@ -8,6 +8,7 @@ import { fromFileText, looksBinary, toFileText, type FileText } from './text.js'
 import { applyReplace } from './strategies/replace.js';
 import { applySearchReplace, parseSearchReplace } from './strategies/search-replace.js';
 import { applyUnifiedDiff, parseUnifiedDiff } from './strategies/unified.js';
+import { applyV4AUpdate } from './strategies/v4a.js';
 import { resolveInsideRoot } from '../fs/safe-path.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
 
@@ -196,13 +197,20 @@ function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'w
   }
   switch (op.strategy) {
     case 'replace': {
-      const replaced = applyReplace(file, op.body, path, file === null ? original : undefined);
+      if (op.origin?.format === 'v4a' && file !== null) {
+        return fail('FILE_EXISTS', `${path} already exists, but the patch adds it with "*** Add File:" (the assistant may not have seen it). Nothing was applied; ask for "*** Update File: ${path}" instead.`, path);
+      }
+      // Native whole files end with a newline; Relay's own blocks keep the old file's final-newline state.
+      const endsWithNewline = op.origin !== undefined && op.origin.format !== 'relay' ? true : undefined;
+      const replaced = applyReplace(file, op.body, path, file === null ? original : undefined, endsWithNewline);
       return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
     }
     case 'search-replace':
       return applySearchReplace(file, op.body, path);
     case 'unified':
-      return applyUnifiedDiff(file, op.body, path);
+      return applyUnifiedDiff(file, op.body, path, { trustLineNumbers: op.declaredStrategy !== 'new-unified' });
+    case 'v4a':
+      return applyV4AUpdate(file, op.body, path);
     default:
       return assertNever(op.strategy);
   }

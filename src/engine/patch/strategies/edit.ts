@@ -3,7 +3,7 @@ import { KeyedFile, locate, MATCH_TIERS, type EditLine, type LocateOptions, type
 import { renderPlacement } from '../render.js';
 import { findLazyPlaceholders } from '../lazy.js';
 import { fromFileText, spliceLines, type FileText } from '../text.js';
-import { fail, ok } from '../../result.js';
+import { ok } from '../../result.js';
 
 /** What to call an edit in messages ("SEARCH block 2", "hunk 3"). */
 export interface EditLabel {
@@ -31,14 +31,14 @@ export function applyEdit(
   path: string,
   label: EditLabel,
   options: LocateOptions = {},
-): { ok: true; value: { file: FileText; tier: MatchTier } } | { ok: false; error: PatchFailure<ApplyFailureCode> } {
+): { ok: true; value: { file: FileText; tier: MatchTier; end: number } } | { ok: false; error: PatchFailure<ApplyFailureCode> } {
   const added = (variants[0] ?? []).filter((e) => e.op === 'add').map((e) => e.text);
   const removesCode = (variants[0] ?? []).some((e) => e.op === 'del' && e.text.trim() !== '');
   if (added.length > 0 && removesCode) {
     // "// ... existing code ..." standing in for removed lines would delete them for real.
     const lazy = findLazyPlaceholders(added.join('\n'), () => fromFileText(file), path);
     if (lazy.length > 0) {
-      return fail('LAZY_PLACEHOLDER', `${path}: ${label.name} replaces code with a placeholder (${JSON.stringify(lazy[0]!.text)}); applying it would delete that code. Ask for the full replacement text.`, path);
+      return failPatch('LAZY_PLACEHOLDER', `${path}: ${label.name} replaces code with a placeholder (${JSON.stringify(lazy[0]!.text)}); applying it would delete that code. Ask for the full replacement text.`, { path, edit: label.name });
     }
   }
   const keyed = new KeyedFile(file);
@@ -50,17 +50,18 @@ export function applyEdit(
       const found = locate(keyed, edit, [tier], options);
       if (found.kind === 'missing') continue;
       if (found.kind === 'ambiguous') {
-        return fail(
+        return failPatch(
           label.ambiguous,
           `${path}: ${label.name} matches ${found.lines.length} places (lines ${found.lines.slice(0, 5).join(', ')}${found.lines.length > 5 ? ', …' : ''}); refusing to guess. Ask for more context lines.`,
-          path,
+          { path, edit: label.name, lines: found.lines },
         );
       }
       const lines = renderPlacement(file, edit, found.placement);
-      return ok({ file: spliceLines(file, found.placement.start, found.placement.end - found.placement.start, lines), tier: found.placement.tier });
+      const { start, end } = found.placement;
+      return ok({ file: spliceLines(file, start, end - start, lines), tier: found.placement.tier, end: start + lines.length });
     }
   }
   const expected = (variants[0] ?? []).filter((e) => e.op !== 'add').map((e) => e.text);
   const first = expected.find((t) => t.trim() !== '')?.trim() ?? '';
-  return failPatch(label.notFound, `${path}: ${label.name} was not found in the file${first ? ` (it starts with ${JSON.stringify(first.slice(0, 80))})` : ''}. A context or removed line differs from the file in more than whitespace; the file may have changed since the assistant saw it.`, { path, expected });
+  return failPatch(label.notFound, `${path}: ${label.name} was not found in the file${first ? ` (it starts with ${JSON.stringify(first.slice(0, 80))})` : ''}. A context or removed line differs from the file in more than whitespace; the file may have changed since the assistant saw it.`, { path, expected, edit: label.name });
 }

@@ -9,7 +9,13 @@ import { fail, ok, type Result } from '../../result.js';
  * `original` is what the path held before the whole answer (a delete earlier in the same answer
  * does not make a placeholder harmless).
  */
-export function applyReplace(file: FileText | null, body: string, path: string, original: string | null = file === null ? null : fromFileText(file)): Result<FileText, ApplyFailureCode> {
+export function applyReplace(
+  file: FileText | null,
+  body: string,
+  path: string,
+  original: string | null = file === null ? null : fromFileText(file),
+  endsWithNewline?: boolean,
+): Result<FileText, ApplyFailureCode> {
   if (original !== null) {
     const lazy = findLazyPlaceholders(body, original, path);
     if (lazy.length > 0) {
@@ -22,7 +28,7 @@ export function applyReplace(file: FileText | null, body: string, path: string, 
     }
   }
   const lines = body === '' ? [] : dropRepeatedHeader(body.split('\n'), path, file).map(newLine);
-  return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: file?.finalNewline ?? true });
+  return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: endsWithNewline ?? file?.finalNewline ?? true });
 }
 
 /**
@@ -32,7 +38,7 @@ export function applyReplace(file: FileText | null, body: string, path: string, 
 function dropRepeatedHeader(lines: string[], path: string, file: FileText | null): string[] {
   const first = lines[0]?.trim() ?? '';
   const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const header = new RegExp(`^(//|#|--|<!--|/\\*)\\s*["'\`]?${escaped}["'\`]?\\s*(\\*/|-->)?$`);
+  const header = new RegExp(`^(//|#|--|<!--|/\\*|;|%)\\s*(?:(?:file ?path|file(?:name)?|path)\\s*:\\s*)?["'\`]?(?:\\./)?${escaped}["'\`]?\\s*(\\*/|-->)?$`, 'i');
   if (!header.test(first)) return lines;
   if (file !== null && file.lines[0]?.text.trim() === first) return lines;
   return lines.slice(1);

@@ -173,7 +173,7 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
     if (!applied.ok && applied.error.code === 'SEARCH_NOT_FOUND') {
       const within = replaceWithinLine(current, block);
       if (within === 'ambiguous') return fail('SEARCH_AMBIGUOUS', `${path}: ${name} is part of a line and occurs more than once in the file; refusing to guess.`, path);
-      if (within) applied = ok({ file: within, tier: 'loose' });
+      if (within) applied = ok({ file: within, tier: 'loose' as MatchTier, end: 0 });
     }
     if (!applied.ok) return applied;
     current = applied.value.file;
