@@ -13,6 +13,8 @@ export interface CaseMeta {
   readonly description: string;
   /** The refusal code a rejected case must be refused with (so it cannot pass for the wrong reason). */
   readonly code?: string;
+  /** Native corpora: the answer's format variant (git-diff, v4a-fenced, …). */
+  readonly format?: string;
 }
 
 /** The six kinds of case the public corpus has; every extra corpus covers all of them. */

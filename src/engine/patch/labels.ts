@@ -19,6 +19,8 @@ export type LabelAbove =
 function undecorate(line: string): { text: string; decorated: boolean } {
   let text = line.trim();
   let decorated = false;
+  // A list item ("- `src/app.ts`") is never a label: a list of changed files often ends right above an example.
+  if (/^([-*+]|\d{1,2}[.)])\s/.test(text)) return { text: '', decorated: false };
   const heading = /^#{1,6}\s+(.*)$/.exec(text);
   if (heading) {
     text = heading[1]!.trim().replace(/\s+#+$/, '');
@@ -31,6 +33,10 @@ function undecorate(line: string): { text: string; decorated: boolean } {
     decorated = true;
   }
   text = text.replace(/\s*:$/, '').trim();
+  // "### 1. src/app.ts", "### Step 2: src/app.ts", "src/app.ts (new file)", "src/app.ts — updated"
+  text = text.replace(/^(\d{1,2}[.)]|step \d{1,2}[:.)]?)\s+/i, '').replace(/\s+(\([^()]{1,40}\)|[-–—]\s+[\w ]{1,30})$/, '').trim();
+  const wrappedAgain = /^(\*\*|__|\*|_)(.+)\1$/.exec(text);
+  if (wrappedAgain) text = wrappedAgain[2]!.trim();
   // A colon inside the bold part: **File:** src/app.ts, **src/app.ts:**
   const boldStart = /^(\*\*|__)(.+?)\1\s*/.exec(text);
   if (boldStart) {
@@ -41,6 +47,8 @@ function undecorate(line: string): { text: string; decorated: boolean } {
 }
 
 const FILE_WORD = /^(?:file(?:name)?|file ?path|path|new file|create|updated?|edit(?:ed)?)\s*:\s*(.+)$/i;
+/** A heading or bold line that only says the file is new or updated: "Updated `src/app.ts`", "New file src/x.ts". */
+const FILE_STATE = /^(?:the\s+)?(?:updated|new|created?|modified|full|complete|revised|fixed|final|entire|whole)(?:\s+file)?\s+(\S+)(?:\s+file)?$/i;
 
 function unquote(text: string): string {
   return /^(`|"|')(.+)\1$/.exec(text.trim())?.[2] ?? text.trim();
@@ -48,8 +56,8 @@ function unquote(text: string): string {
 
 /** The path a pure label line names, or null. */
 function labelPath(line: string, exists?: PathExists): string | null {
-  const { text } = undecorate(line);
-  const fileWord = FILE_WORD.exec(text);
+  const { text, decorated } = undecorate(line);
+  const fileWord = FILE_WORD.exec(text) ?? (decorated ? FILE_STATE.exec(text) : null);
   const candidate = unquote(fileWord ? fileWord[1]!.replace(/^(\*\*|__)|(\*\*|__)$/g, '').trim() : text);
   if (candidate === '' || /\s/.test(candidate)) return null;
   return looksLikeProjectPath(candidate, exists) ? candidate.replace(/^\.\//, '') : null;
@@ -60,7 +68,7 @@ function labelPath(line: string, exists?: PathExists): string | null {
  * (`app.py`, not `data.draft` or `os.path`), or a file that exists in the project.
  */
 function namesFile(token: string, exists?: PathExists): boolean {
-  if (token === '' || !/[/.]/.test(token) || !looksLikeProjectPath(token, exists)) return false;
+  if (token === '' || !looksLikeProjectPath(token, exists)) return false;
   return hasCommonExtension(token) || exists?.(token.replace(/^\.\//, '')) === true || (/\//.test(token) && /\.[A-Za-z]\w*$/.test(token));
 }
 
@@ -72,12 +80,13 @@ function pathTokens(text: string, exists?: PathExists): string[] {
 }
 
 /**
- * Reads the prose right above a fence (its last line, or the one before a single blank line).
+ * Reads the prose right above a fence (its last non-blank line, at most two blank lines up).
  * Null when it says nothing about a file.
  */
 export function labelAbove(proseLines: readonly string[], exists?: PathExists): LabelAbove | null {
   let at = proseLines.length - 1;
-  if (at >= 0 && proseLines[at]!.trim() === '') at -= 1;
+  // The label may be followed by up to two blank lines.
+  for (let blanks = 0; blanks < 2 && at >= 0 && proseLines[at]!.trim() === ''; blanks += 1) at -= 1;
   if (at < 0) return null;
   const line = proseLines[at]!;
   const trimmed = line.trim();

@@ -28,8 +28,18 @@ import { fail, ok, type Result } from '../../result.js';
 
 const DIFF_FENCE = /^(diff|patch|udiff|git-diff|gitdiff)\b/i;
 
-/** Sentences that introduce an example rather than a file ("For example, in `src/app.ts`:"). */
-const EXAMPLE_SENTENCE = /\b(for example|e\.g\.|for instance|such as|like this|like so|usage|you can|you could|you might|call it|use it|run|running|output|prints?|looks? like|something like)\b/i;
+/**
+ * Sentences that introduce an example or a fragment rather than a whole file ("For example, in
+ * `src/app.ts`:", "In `src/app.ts`, add:", "Inside `render()` in `src/app.ts`:").
+ */
+const EXAMPLE_SENTENCE = /\b(for example|e\.g\.|for instance|such as|like this|like so|usage|you can|you could|you might|call it|use it|run|running|output|prints?|looks? like|something like|inside|within|somewhere|near|at the (top|bottom|end|start|beginning))\b/i;
+const FRAGMENT_VERB = /\b(add|append|insert|paste|put|place)\b/i;
+
+/** Whether a sentence above a block introduces the whole file (not an example or a fragment to insert). */
+function introducesWholeFile(sentence: string): boolean {
+  if (EXAMPLE_SENTENCE.test(sentence)) return false;
+  return !FRAGMENT_VERB.test(sentence) || /\bfile\b/i.test(sentence);
+}
 
 /** Whether a body starts like a diff: `diff --git`, a `---`/`+++` pair, or a hunk header. */
 function startsLikeDiff(lines: readonly string[]): boolean {
@@ -157,7 +167,7 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
   // A whole file.
   if (path === null && above !== null) {
     if (above.kind === 'label') path = above.path;
-    else if (above.kind === 'sentence' && !shell && !EXAMPLE_SENTENCE.test(above.line)) path = above.path;
+    else if (above.kind === 'sentence' && !shell && introducesWholeFile(above.line)) path = above.path;
     else if (above.kind === 'mention' && !shell) {
       return fail(
         'UNHEADED_FILE_BLOCK',

@@ -1,4 +1,5 @@
 import type { ApplyFailureCode } from '../types.js';
+import { parseFirstLineHeader } from '../header.js';
 import { findLazyPlaceholders } from '../lazy.js';
 import { fromFileText, newLine, type FileText } from '../text.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -32,14 +33,14 @@ export function applyReplace(
 }
 
 /**
- * Models often repeat the block's header as the file's first line (`// src/a.ts`). That line is
- * the header again, not content, unless the file already starts with it.
+ * Models often repeat the block's header as the file's first line (`// src/a.ts`), or give the
+ * path only there (`// filepath: src/a.ts`, `<!-- docs/x.md -->`). That line is a label, not
+ * content, unless the file already starts with it.
  */
 function dropRepeatedHeader(lines: string[], path: string, file: FileText | null): string[] {
   const first = lines[0]?.trim() ?? '';
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const header = new RegExp(`^(//|#|--|<!--|/\\*|;|%)\\s*(?:(?:file ?path|file(?:name)?|path)\\s*:\\s*)?["'\`]?(?:\\./)?${escaped}["'\`]?\\s*(\\*/|-->)?$`, 'i');
-  if (!header.test(first)) return lines;
+  const header = parseFirstLineHeader(first);
+  if (header?.kind !== 'file' || header.path.replace(/^\.\//, '') !== path.replace(/^\.\//, '')) return lines;
   if (file !== null && file.lines[0]?.text.trim() === first) return lines;
   return lines.slice(1);
 }
