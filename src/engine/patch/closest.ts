@@ -57,7 +57,12 @@ export function lineSimilarity(a: string, b: string): number {
  * equal lines, then scored line by line.
  */
 export function closestLines(file: FileText, expected: readonly string[]): ClosestLines | null {
-  const wanted = expected.map(compared).filter((t) => t !== '').slice(0, MAX_EXPECTED_LINES);
+  const wanted: string[] = [];
+  for (const line of expected) {
+    if (wanted.length >= MAX_EXPECTED_LINES) break;
+    const key = compared(line);
+    if (key !== '') wanted.push(key);
+  }
   const positions: number[] = [];
   const keys: string[] = [];
   file.lines.forEach((line, i) => {

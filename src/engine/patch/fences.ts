@@ -29,6 +29,10 @@ export interface Block {
 export type Segment = { readonly type: 'prose'; readonly lines: string[]; readonly startLine: number } | { readonly type: 'block'; readonly block: Block };
 
 const FENCE_LINE = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+/** How far a Markdown file block is searched for its real end (see markdownClose). */
+const MARKDOWN_SCAN_LINES = 5_000;
+/** Longest info string of a fence; longer lines (minified code, noise) are content. */
+const MAX_INFO_CHARS = 1000;
 
 /** The fence a line opens, or null. */
 export function openingFence(line: string): Fence | null {
@@ -39,7 +43,8 @@ export function openingFence(line: string): Fence | null {
   const char = marks[0] as '`' | '~';
   // A line like ```code``` is an inline code span, not a fence; a path in backticks after the
   // comment marker (```ts // `src/a.ts`) is fine.
-  if (char === '`' && /`{3,}\s*$/.test(info)) return null;
+  if (info.length > MAX_INFO_CHARS) return null; // no real fence has a longer info string
+  if (char === '`' && /`{3}[ \t]*$/.test(info)) return null;
   return { char, length: marks.length, indent: m[1]!.replace(/\t/g, '    ').length, info: info.trim() };
 }
 
@@ -79,6 +84,17 @@ export function scan(lines: readonly string[], pairInner: boolean, exists?: Path
   let prose: string[] = [];
   let proseStart = 0;
   let i = 0;
+  // Which lines open a fence, worked out once: Markdown blocks look ahead over the same lines.
+  const fences = new Map<number, Fence | null>();
+  const fenceAt = (j: number): Fence | null => {
+    if (j >= lines.length) return null;
+    let fence = fences.get(j);
+    if (fence === undefined) {
+      fence = openingFence(lines[j]!);
+      fences.set(j, fence);
+    }
+    return fence;
+  };
   while (i < lines.length) {
     const line = lines[i]!;
     const fence = ENVELOPE_BEGIN.test(line) ? null : openingFence(line);
@@ -95,7 +111,7 @@ export function scan(lines: readonly string[], pairInner: boolean, exists?: Path
     prose = [];
     const block: Block = { fence, header: parseFenceInfo(fence.info, exists), body: [], startLine: i, closed: false };
     segments.push({ type: 'block', block });
-    const pairedClose = pairInner && pairsInnerFences(fence, block.header) ? markdownClose(lines, i, fence) : null;
+    const pairedClose = pairInner && pairsInnerFences(fence, block.header) ? markdownClose(lines, i, fence, fenceAt) : null;
     let inEnvelope = false;
     let j = i + 1;
     for (; j < lines.length; j += 1) {
@@ -125,15 +141,16 @@ export function scan(lines: readonly string[], pairInner: boolean, exists?: Path
  * end closes one — and when no inner block is open, it closes the file. 'unclosed' when the
  * answer ends first (it was cut off); null when it cannot be decided (the plain rules apply).
  */
-function markdownClose(lines: readonly string[], start: number, fence: Fence): number | 'unclosed' | null {
+function markdownClose(lines: readonly string[], start: number, fence: Fence, fenceAt: (j: number) => Fence | null): number | 'unclosed' | null {
   let tagged = 0;
   let bareOpen = 0;
   const unclaimed: number[] = [];
   let bounded = false;
-  for (let j = start + 1; j < lines.length; j += 1) {
-    const line = lines[j]!;
-    const inner = openingFence(line);
+  const end = Math.min(lines.length, start + MARKDOWN_SCAN_LINES);
+  for (let j = start + 1; j < end; j += 1) {
+    const inner = fenceAt(j);
     if (inner === null || inner.char !== fence.char) continue;
+    const line = lines[j]!;
     if (!closesFence(line, fence)) {
       if (inner.length < fence.length) continue;
       if (parseFenceInfo(inner.info) !== null) {
@@ -149,11 +166,13 @@ function markdownClose(lines: readonly string[], start: number, fence: Fence): n
     }
     unclaimed.push(j);
     const next = lines[j + 1];
-    const closesSomething = next === undefined || next.trim() === '' || openingFence(next) !== null;
+    const closesSomething = next === undefined || next.trim() === '' || fenceAt(j + 1) !== null;
     if (!closesSomething) bareOpen += 1;
     else if (bareOpen > 0) bareOpen -= 1;
     else return j;
   }
+  // A document longer than the scan is read with the plain fence rules.
+  if (end < lines.length) return null;
   if (!bounded && unclaimed.length === 0) return 'unclosed';
   // Fall back to parity: bare fences pair up among themselves, an odd one out closes the file.
   return unclaimed.length % 2 === 1 ? unclaimed[unclaimed.length - 1]! : null;

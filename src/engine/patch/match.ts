@@ -31,6 +31,24 @@ export type LocateResult =
   | { readonly kind: 'ambiguous'; readonly tier: MatchTier; readonly lines: readonly number[]; readonly placements: readonly Placement[] }
   | { readonly kind: 'missing' };
 
+/**
+ * A bound on the matching work of one answer: file lines scanned, summed over every edit and
+ * tier. Real answers use a small fraction of it; a pathological one (thousands of edits of a
+ * growing file) is refused instead of taking seconds.
+ */
+export class WorkBudget {
+  constructor(private left: number) {}
+
+  /** Takes `lines` from the budget; false once it is spent. */
+  charge(lines: number): boolean {
+    this.left -= lines;
+    return this.left >= 0;
+  }
+}
+
+/** Line visits one answer's plan may spend (about 200 ms on a slow machine). */
+export const PLAN_WORK_LINES = 2_000_000;
+
 /** How to choose among places: the single one (default) or the first from `from` on (V4A after an anchor). */
 export interface LocateOptions {
   /** First file line a match may start at. */
@@ -41,6 +59,10 @@ export interface LocateOptions {
   readonly hint?: number;
   /** Only a place that ends with the file's last (non-blank) line counts (V4A's `*** End of File`). */
   readonly atEnd?: boolean;
+  /** The answer's matching budget; charged per tier tried. */
+  readonly budget?: WorkBudget;
+  /** Keys of the edit's lines already computed, per tier (variants of one edit share most lines). */
+  readonly keys?: Map<MatchTier, Map<string, string>>;
 }
 
 const PUNCTUATION: ReadonlyArray<readonly [RegExp, string]> = [
@@ -113,24 +135,33 @@ const MOD_B = 67108837;
 const BASE_A = 40503;
 const BASE_B = 52511;
 
-/** A tier's view of the file: the lines compared (blank ones dropped for blank-lines), their ids and prefix hashes. */
+/** A tier's view of the file: the line ids compared (blank ones dropped for blank-lines) and their prefix hashes. */
 interface Sequence {
-  readonly keys: readonly string[];
-  /** File line of each position. */
-  readonly lines: readonly number[];
-  readonly prefixA: Float64Array;
-  readonly prefixB: Float64Array;
+  readonly ids: Int32Array;
+  /** File line of each position; null when position and line are the same (every tier but blank-lines). */
+  readonly lines: Int32Array | null;
+  /** Rolling-hash prefixes, built only when a search must fall back to them (see locateInTier). */
+  prefixes?: { readonly a: Float64Array; readonly b: Float64Array };
 }
 
-/** A file prepared for searching: per-tier keys, line ids and rolling hashes, built on first use. */
-export class KeyedFile {
-  private readonly ids = new Map<string, number>();
-  private readonly sequences = new Map<MatchTier, Sequence>();
-  private powers: { a: number[]; b: number[] } = { a: [1], b: [1] };
-  constructor(readonly file: FileText) {}
+/** The rolling-hash prefixes of a sequence, built on first need. */
+function prefixesOf(seq: Sequence): { readonly a: Float64Array; readonly b: Float64Array } {
+  if (seq.prefixes) return seq.prefixes;
+  const { ids } = seq;
+  const a = new Float64Array(ids.length + 1);
+  const b = new Float64Array(ids.length + 1);
+  for (let i = 0; i < ids.length; i += 1) {
+    a[i + 1] = (a[i]! * BASE_A + ids[i]!) % MOD_A;
+    b[i + 1] = (b[i]! * BASE_B + ids[i]!) % MOD_B;
+  }
+  seq.prefixes = { a, b };
+  return seq.prefixes;
+}
 
-  /** The stable id of a key (ids are shared by every tier; keys of different tiers never meet). */
-  idOf(key: string, create: boolean): number | undefined {
+/** The same id space for every version of a file an answer produces (ids of equal keys are equal). */
+class KeyIds {
+  private readonly ids = new Map<string, number>();
+  get(key: string, create: boolean): number | undefined {
     let id = this.ids.get(key);
     if (id === undefined && create) {
       id = this.ids.size + 1;
@@ -138,33 +169,80 @@ export class KeyedFile {
     }
     return id;
   }
+}
 
+/** The files already prepared for searching: an edit of a file derives the next version's index instead of rebuilding it. */
+const prepared = new WeakMap<FileText, KeyedFile>();
+
+/**
+ * A file prepared for searching: per-tier line ids and rolling hashes, built on first use. The
+ * version after an edit is derived by splicing (unchanged lines keep their ids), so many edits
+ * of one file cost a copy and some arithmetic each, not a re-reading of every line.
+ */
+export class KeyedFile {
+  private readonly sequences = new Map<MatchTier, Sequence>();
+  private static powers: { a: number[]; b: number[] } = { a: [1], b: [1] };
+  private constructor(
+    readonly file: FileText,
+    private readonly keyIds: KeyIds,
+  ) {}
+
+  /** The prepared form of a file (shared by every edit that searches this version). */
+  static of(file: FileText): KeyedFile {
+    let keyed = prepared.get(file);
+    if (!keyed) {
+      keyed = new KeyedFile(file, new KeyIds());
+      prepared.set(file, keyed);
+    }
+    return keyed;
+  }
+
+  /** Registers the version made by replacing `removed` lines at `start` with `inserted` lines (it is `next`). */
+  spliced(next: FileText, start: number, removed: number, inserted: number): void {
+    if (prepared.has(next)) return;
+    const derived = new KeyedFile(next, this.keyIds);
+    for (const [tier, seq] of this.sequences) {
+      if (seq.lines !== null) continue; // blank-lines maps positions to lines: rebuilt when needed
+      const ids = new Int32Array(next.lines.length);
+      ids.set(seq.ids.subarray(0, start), 0);
+      for (let k = 0; k < inserted; k += 1) ids[start + k] = this.keyIds.get(fileLineKey(next.lines[start + k]!, tier), true)!;
+      ids.set(seq.ids.subarray(start + removed), start + inserted);
+      derived.sequences.set(tier, { ids, lines: null });
+    }
+    prepared.set(next, derived);
+  }
+
+  /** The id of a key in this file's id space (undefined when no line has it and `create` is false). */
+  idOf(key: string, create: boolean): number | undefined {
+    return this.keyIds.get(key, create);
+  }
+
+  /** The tier's sequence, built on first use. */
   sequence(tier: MatchTier): Sequence {
     let seq = this.sequences.get(tier);
     if (seq) return seq;
-    const keys: string[] = [];
-    const lines: number[] = [];
-    this.file.lines.forEach((line, i) => {
-      const key = fileLineKey(line, tier);
-      if (tier === 'blank-lines' && key === '') return;
-      keys.push(key);
-      lines.push(i);
-    });
-    const prefixA = new Float64Array(keys.length + 1);
-    const prefixB = new Float64Array(keys.length + 1);
-    keys.forEach((key, i) => {
-      const id = this.idOf(key, true)!;
-      prefixA[i + 1] = (prefixA[i]! * BASE_A + id) % MOD_A;
-      prefixB[i + 1] = (prefixB[i]! * BASE_B + id) % MOD_B;
-    });
-    seq = { keys, lines, prefixA, prefixB };
+    const all = this.file.lines;
+    const positions: number[] = [];
+    const idList: number[] = [];
+    for (let i = 0; i < all.length; i += 1) {
+      const key = fileLineKey(all[i]!, tier);
+      if (tier === 'blank-lines' && key === '') continue;
+      positions.push(i);
+      idList.push(this.keyIds.get(key, true)!);
+    }
+    seq = { ids: Int32Array.from(idList), lines: tier === 'blank-lines' ? Int32Array.from(positions) : null };
     this.sequences.set(tier, seq);
     return seq;
   }
 
+  /** Whether the tier's sequence is already built (building costs a pass over the file). */
+  has(tier: MatchTier): boolean {
+    return this.sequences.has(tier);
+  }
+
   /** BASE^length modulo each modulus. */
   power(length: number): { a: number; b: number } {
-    const { a, b } = this.powers;
+    const { a, b } = KeyedFile.powers;
     while (a.length <= length) {
       a.push((a[a.length - 1]! * BASE_A) % MOD_A);
       b.push((b[b.length - 1]! * BASE_B) % MOD_B);
@@ -175,6 +253,8 @@ export class KeyedFile {
 
 /** At most this many places are collected: beyond it an edit is ambiguous whatever the filters say. */
 const MAX_PLACEMENTS = 64;
+/** Up to this many places starting with the edit's first line are checked one by one; more go through the rolling hash. */
+const DIRECT_CANDIDATES = 256;
 
 /** Finds where `old` lines occur, trying the tiers in order (the single place, or as `options` say). */
 export function locate(keyed: KeyedFile, edit: readonly EditLine[], tiers: readonly MatchTier[] = MATCH_TIERS, options: LocateOptions = {}): LocateResult {
@@ -205,45 +285,68 @@ export function locate(keyed: KeyedFile, edit: readonly EditLine[], tiers: reado
  * repeat; a hash hit is confirmed key by key.
  */
 function locateInTier(keyed: KeyedFile, old: readonly string[], tier: MatchTier, options: LocateOptions): Placement[] {
-  const oldIndex: number[] = [];
-  const oldKeys: string[] = [];
-  old.forEach((text, i) => {
-    const key = lineKey(text, tier);
-    if (tier === 'blank-lines' && key === '') return;
-    oldIndex.push(i);
-    oldKeys.push(key);
-  });
-  const m = oldKeys.length;
-  if (m === 0) return [];
   const seq = keyed.sequence(tier); // registers the file's keys of this tier first
+  let memo = options.keys?.get(tier);
+  if (options.keys && !memo) options.keys.set(tier, (memo = new Map()));
+  const oldIndex: number[] = [];
+  const idList: number[] = [];
+  for (const [i, text] of old.entries()) {
+    let key = memo?.get(text);
+    if (key === undefined) {
+      key = lineKey(text, tier);
+      memo?.set(text, key);
+    }
+    if (tier === 'blank-lines' && key === '') continue;
+    const id = keyed.idOf(key, false);
+    if (id === undefined) return []; // a line the file does not have in this tier: no need to look further
+    oldIndex.push(i);
+    idList.push(id);
+  }
+  const m = idList.length;
+  if (m === 0) return [];
+  const oldIds = Int32Array.from(idList);
+  const { ids } = seq;
+  const n = ids.length;
+  if (m > n) return [];
+  const lineAt = (position: number): number => (seq.lines === null ? position : seq.lines[position]!);
+  const from = options.from ?? 0;
+  let first = options.atEnd === true ? n - m : 0;
+  while (first <= n - m && lineAt(first) < from) first += 1;
+  const found: Placement[] = [];
+  const consider = (s: number): boolean => {
+    for (let j = 0; j < m; j += 1) if (ids[s + j] !== oldIds[j]) return false;
+    const pairs = oldIndex.map((o, j) => [o, lineAt(s + j)] as const);
+    if ((tier === 'indent' || tier === 'blank-lines') && !indentStructureAgrees(old, keyed.file.lines, pairs)) return false;
+    found.push({ tier, start: pairs[0]![1], end: pairs[pairs.length - 1]![1] + 1, pairs });
+    return true;
+  };
+  const last = n - m;
+  // Most edits start with a line that occurs a few times at most: check those places directly.
+  const starts: number[] = [];
+  for (let s = first; s <= last && starts.length <= DIRECT_CANDIDATES; s += 1) if (ids[s] === oldIds[0]) starts.push(s);
+  if (starts.length <= DIRECT_CANDIDATES) {
+    for (const s of starts) {
+      if (consider(s) && options.first === true) break;
+      if (found.length >= MAX_PLACEMENTS) break;
+    }
+    return found;
+  }
+  // A first line that repeats everywhere (`}`, a blank): compare windows by rolling hash, so the
+  // work stays linear in the file whatever the lines repeat; a hash hit is confirmed id by id.
+  const prefixes = prefixesOf(seq);
   let hashA = 0;
   let hashB = 0;
-  for (const key of oldKeys) {
-    const id = keyed.idOf(key, false);
-    if (id === undefined) return []; // a line the file does not have in this tier
-    hashA = (hashA * BASE_A + id) % MOD_A;
-    hashB = (hashB * BASE_B + id) % MOD_B;
+  for (let j = 0; j < m; j += 1) {
+    hashA = (hashA * BASE_A + oldIds[j]!) % MOD_A;
+    hashB = (hashB * BASE_B + oldIds[j]!) % MOD_B;
   }
-  const n = seq.keys.length;
-  if (m > n) return [];
   const power = keyed.power(m);
-  const from = options.from ?? 0;
-  const found: Placement[] = [];
-  for (let s = options.atEnd === true ? n - m : 0; s + m <= n && found.length < MAX_PLACEMENTS; s += 1) {
-    if (seq.lines[s]! < from) continue;
-    const a = (((seq.prefixA[s + m]! - ((seq.prefixA[s]! * power.a) % MOD_A)) % MOD_A) + MOD_A) % MOD_A;
+  for (let s = first; s <= last && found.length < MAX_PLACEMENTS; s += 1) {
+    const a = (((prefixes.a[s + m]! - ((prefixes.a[s]! * power.a) % MOD_A)) % MOD_A) + MOD_A) % MOD_A;
     if (a !== hashA) continue;
-    const b = (((seq.prefixB[s + m]! - ((seq.prefixB[s]! * power.b) % MOD_B)) % MOD_B) + MOD_B) % MOD_B;
+    const b = (((prefixes.b[s + m]! - ((prefixes.b[s]! * power.b) % MOD_B)) % MOD_B) + MOD_B) % MOD_B;
     if (b !== hashB) continue;
-    let same = true;
-    for (let j = 0; j < m && same; j += 1) same = seq.keys[s + j] === oldKeys[j];
-    if (!same) continue;
-    const pairs = oldIndex.map((o, j) => [o, seq.lines[s + j]!] as const);
-    if ((tier === 'indent' || tier === 'blank-lines') && !indentStructureAgrees(old, keyed.file.lines, pairs)) continue;
-    const start = tier === 'blank-lines' ? pairs[0]![1] : seq.lines[s]!;
-    const end = tier === 'blank-lines' ? pairs[pairs.length - 1]![1] + 1 : seq.lines[s + m - 1]! + 1;
-    found.push({ tier, start, end, pairs });
-    if (options.first === true) break;
+    if (consider(s) && options.first === true) break;
   }
   return found;
 }

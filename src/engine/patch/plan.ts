@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import nodePath from 'node:path';
 import type { ApplyFailureCode, FileOperation, PatchFailure } from './types.js';
 import { closestLines, describeClosest } from './closest.js';
-import type { MatchTier } from './match.js';
+import { PLAN_WORK_LINES, WorkBudget, type MatchTier } from './match.js';
 import { fromFileText, looksBinary, toFileText, type FileText } from './text.js';
 import { applyReplace } from './strategies/replace.js';
 import { applySearchReplace, parseSearchReplace } from './strategies/search-replace.js';
@@ -101,8 +101,18 @@ class VirtualTree {
   }
 }
 
+/** More file operations than any real answer holds; beyond it the plan would only cost time. */
+const MAX_OPERATIONS = 400;
+
+function failPlan(code: ApplyFailureCode, message: string): { ok: false; error: PatchFailure<ApplyFailureCode> } {
+  return { ok: false, error: { code, message } };
+}
+
 /** Applies every operation in memory, in order; the first failure refuses the whole response. */
 export function planOperations(root: string, operations: readonly FileOperation[]): { ok: true; value: Plan } | { ok: false; error: PatchFailure<ApplyFailureCode> } {
+  if (operations.length > MAX_OPERATIONS) {
+    return failPlan('PLAN_TOO_LARGE', `The answer holds ${operations.length} file operations; Relay Desk applies at most ${MAX_OPERATIONS} in one answer, so that each can be checked. Nothing was applied; ask for the change in parts.`);
+  }
   const tree = new VirtualTree(root);
   const tiers: Record<string, MatchTier[]> = {};
   // Check every path first so that an unsafe path is reported even after a failing edit.
@@ -112,15 +122,16 @@ export function planOperations(root: string, operations: readonly FileOperation[
       if (!resolved.ok) return { ok: false, error: { ...resolved.error, operation: index } };
     }
   }
+  const budget = new WorkBudget(PLAN_WORK_LINES);
   for (const [index, op] of operations.entries()) {
-    const planned = planOne(tree, root, op, tiers);
+    const planned = planOne(tree, root, op, tiers, budget);
     if (!planned.ok) return { ok: false, error: { ...planned.error, operation: index } };
   }
   return ok({ changes: tree.changes(), tiers });
 }
 
 /** Applies one operation to the virtual tree. */
-function planOne(tree: VirtualTree, root: string, op: FileOperation, tiers: Record<string, MatchTier[]>): Result<void, ApplyFailureCode> | { ok: false; error: PatchFailure<ApplyFailureCode> } {
+function planOne(tree: VirtualTree, root: string, op: FileOperation, tiers: Record<string, MatchTier[]>, budget: WorkBudget): Result<void, ApplyFailureCode> | { ok: false; error: PatchFailure<ApplyFailureCode> } {
   switch (op.kind) {
     case 'write': {
       const path = (tree.resolve(op.path) as { value: string }).value;
@@ -137,7 +148,7 @@ function planOne(tree: VirtualTree, root: string, op: FileOperation, tiers: Reco
       if (entry.notUtf8 && entry.current !== null) {
         return fail('ENCODING_UNSUPPORTED', `${path} is not UTF-8 text (Latin-1 or another legacy encoding?). Relay Desk patches UTF-8 files only, so that no byte it does not mean to change is altered; convert the file to UTF-8 first. Nothing was applied.`, path);
       }
-      const applied = applyWrite(entry.current, op, path, entry.original);
+      const applied = applyWrite(entry.current, op, path, entry.original, budget);
       if (!applied.ok) return explainFailure(applied.error, entry.current, root, path);
       entry.current = applied.value.file;
       (tiers[path] ??= []).push(...applied.value.tiers);
@@ -187,7 +198,7 @@ function explainFailure(error: PatchFailure<ApplyFailureCode>, file: FileText | 
   return { ok: false, error: { ...error, closest, message: `${error.message}\n${describeClosest(closest)}` } };
 }
 
-function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string, original: string | null): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string, original: string | null, budget?: WorkBudget): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
   if (file === null && op.inferred && !createsNewFile(op) && canHoldPatchText(path)) {
     // No strategy word, a patch-looking body, no such file, and a file that holds data rather
     // than code (a test fixture, a .diff): the body is the new file's content. Any other edit of
@@ -206,11 +217,11 @@ function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'w
       return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
     }
     case 'search-replace':
-      return applySearchReplace(file, op.body, path);
+      return applySearchReplace(file, op.body, path, budget);
     case 'unified':
-      return applyUnifiedDiff(file, op.body, path, { trustLineNumbers: op.declaredStrategy !== 'new-unified' });
+      return applyUnifiedDiff(file, op.body, path, { trustLineNumbers: op.declaredStrategy !== 'new-unified', ...(budget ? { budget } : {}) });
     case 'v4a':
-      return applyV4AUpdate(file, op.body, path);
+      return applyV4AUpdate(file, op.body, path, budget);
     default:
       return assertNever(op.strategy);
   }

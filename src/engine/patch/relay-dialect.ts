@@ -24,16 +24,22 @@ export interface SegmentReading {
   readonly warnings: string[];
 }
 
+/** A control block is a few lines; a larger text naming a projectId is something else (and YAML-parsing it would be slow). */
+const MAX_CONTROL_CHARS = 8192;
+
 /** Whether a block body or prose holds the control block (names a projectId): the mark of Relay's own format. */
 export function controlCandidates(segments: readonly Segment[], exists?: PathExists): string[] {
   const out: string[] = [];
+  const push = (text: string): void => {
+    if (text.length <= MAX_CONTROL_CHARS) out.push(text);
+  };
   for (const segment of segments) {
     if (segment.type === 'prose') {
       const region = unfencedControlRegion(segment.lines);
-      if (region) out.push(segment.lines.slice(region.start, region.end).join('\n'));
+      if (region) push(segment.lines.slice(region.start, region.end).join('\n'));
     } else if (segment.block.header === null && segment.block.body.length > 0 && parseFirstLineHeader(segment.block.body[0]!, exists) === null) {
       const body = segment.block.body.join('\n');
-      if (mentionsProjectId(body)) out.push(body);
+      if (body.length <= MAX_CONTROL_CHARS && mentionsProjectId(body)) push(body);
     }
   }
   return out;
@@ -50,7 +56,7 @@ export function usesRelayHeaders(segments: readonly Segment[], exists?: PathExis
 
 /** The control block among the candidates: the last that has a uuid, else the last. */
 export function pickControl(candidates: readonly string[]): string | null {
-  return [...candidates].reverse().find((c) => /^\s*["']?uuid["']?\s*:/im.test(c)) ?? candidates[candidates.length - 1] ?? null;
+  return [...candidates].reverse().find((c) => /^[ \t]*["']?uuid["']?[ \t]*:/im.test(c)) ?? candidates[candidates.length - 1] ?? null;
 }
 
 /** V4A envelopes in a run of lines (a block body or prose), as operations; lines outside them are returned as the rest. */
@@ -77,12 +83,21 @@ export function readEnvelopes(lines: readonly string[], firstLine: number): Resu
   return ok({ ops, rest });
 }
 
+/** More file operations than any real answer holds: reading stops there (an answer blown up to megabytes costs no more). */
+export const MAX_OPERATIONS = 400;
+
+/** The refusal for an answer with more than MAX_OPERATIONS file operations. */
+export function tooManyChanges(): Result<never, ParseFailureCode> {
+  return fail('TOO_MANY_CHANGES', `The answer holds more than ${MAX_OPERATIONS} file changes; Relay Desk applies at most ${MAX_OPERATIONS} in one answer, so that each can be checked. Nothing was applied; ask for the change in parts.`);
+}
+
 /** Reads the segments of an answer in Relay's own format (the control block is found by the caller). */
 export function readRelaySegments(segments: readonly Segment[], exists?: PathExists): Result<SegmentReading, ParseFailureCode> {
   const warnings: string[] = [];
   const operations: FileOperation[] = [];
   const reasoning: string[] = [];
   for (const [position, segment] of segments.entries()) {
+    if (operations.length > MAX_OPERATIONS) return tooManyChanges();
     if (segment.type === 'prose') {
       const envelopes = readEnvelopes(segment.lines, segment.startLine + 1);
       if (!envelopes.ok) return envelopes;
@@ -143,7 +158,7 @@ export function readRelaySegments(segments: readonly Segment[], exists?: PathExi
     if (!op.ok) return op;
     operations.push(...op.value);
   }
-  return ok({ operations, reasoning, warnings });
+  return operations.length > MAX_OPERATIONS ? tooManyChanges() : ok({ operations, reasoning, warnings });
 }
 
 /**

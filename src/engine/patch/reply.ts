@@ -13,9 +13,9 @@ export type ReplyableCode = ParseFailureCode | ApplyFailureCode | IntakeFailureC
 
 const REPLYABLE = new Set<string>([
   'EMPTY_RESPONSE', 'NO_CONTROL_BLOCK', 'INVALID_CONTROL_BLOCK', 'TRUNCATED_RESPONSE', 'NO_OPERATIONS', 'UNHEADED_FILE_BLOCK', 'INVALID_RENAME_BLOCK',
-  'NOTHING_TO_APPLY', 'PATCH_MALFORMED', 'UNSAFE_PATH', 'FILE_NOT_FOUND', 'FILE_EXISTS', 'BINARY_FILE', 'ENCODING_UNSUPPORTED', 'PATH_CASE_CLASH',
+  'NOTHING_TO_APPLY', 'PATCH_MALFORMED', 'TOO_MANY_CHANGES', 'UNSAFE_PATH', 'FILE_NOT_FOUND', 'FILE_EXISTS', 'BINARY_FILE', 'ENCODING_UNSUPPORTED', 'PATH_CASE_CLASH',
   'SEARCH_NOT_FOUND', 'SEARCH_AMBIGUOUS', 'SEARCH_MALFORMED', 'HUNK_NOT_FOUND', 'HUNK_AMBIGUOUS', 'DIFF_MALFORMED', 'LAZY_PLACEHOLDER',
-  'RENAME_SOURCE_MISSING', 'RENAME_TARGET_EXISTS', 'DELETE_MISSING', 'ANSWER_TOO_LARGE', 'ANSWER_NOT_UTF8', 'ANSWER_HAS_NUL', 'ANSWER_LINE_TOO_LONG',
+  'RENAME_SOURCE_MISSING', 'RENAME_TARGET_EXISTS', 'DELETE_MISSING', 'PLAN_TOO_LARGE', 'ANSWER_TOO_LARGE', 'ANSWER_NOT_UTF8', 'ANSWER_HAS_NUL', 'ANSWER_LINE_TOO_LONG',
 ] satisfies ReplyableCode[]);
 
 /** Whether a failure code is about the answer's content (and so has a reply). */
@@ -121,6 +121,9 @@ export function replyFor(error: PatchFailure, op?: FileOperation): string | unde
     case 'PATCH_MALFORMED':
     case 'INVALID_RENAME_BLOCK':
       return `The change for ${path}${where(op)} is malformed: ${error.message.replace(/ ?Nothing was applied[^.]*\./g, '').trim()} Please resend it in a well-formed way.`;
+    case 'PLAN_TOO_LARGE':
+    case 'TOO_MANY_CHANGES':
+      return 'Your answer has too many separate edits for me to check safely. Please send fewer, larger edits (or complete files) instead.';
     case 'ANSWER_TOO_LARGE':
     case 'ANSWER_NOT_UTF8':
     case 'ANSWER_HAS_NUL':

@@ -69,7 +69,8 @@ export type ParseFailureCode =
   | 'UNHEADED_FILE_BLOCK'
   | 'INVALID_RENAME_BLOCK'
   | 'NOTHING_TO_APPLY'
-  | 'PATCH_MALFORMED';
+  | 'PATCH_MALFORMED'
+  | 'TOO_MANY_CHANGES';
 
 export type ApplyFailureCode =
   | 'UNSAFE_PATH'
@@ -87,7 +88,8 @@ export type ApplyFailureCode =
   | 'LAZY_PLACEHOLDER'
   | 'RENAME_SOURCE_MISSING'
   | 'RENAME_TARGET_EXISTS'
-  | 'DELETE_MISSING';
+  | 'DELETE_MISSING'
+  | 'PLAN_TOO_LARGE';
 
 /**
  * A refusal of the patch engine: a Failure plus what a person or the assistant needs to fix it.

@@ -134,15 +134,6 @@ function sections(lines: readonly string[]): { sections: Section[]; preamble: nu
   return { sections: found, preamble };
 }
 
-/** Whether text holds a diff that names its files (a `diff --git` line or a `---`/`+++` pair followed by a hunk). */
-export function namesItsFiles(lines: readonly string[]): boolean {
-  for (let i = 0; i < lines.length; i += 1) {
-    if (GIT_LINE.test(lines[i]!)) return true;
-    if (isHeaderPair(lines, i) && /^@@/.test(lines[i + 2] ?? '')) return true;
-  }
-  return false;
-}
-
 /**
  * Reads a diff block (or an unfenced diff) into operations. `fallbackPath` names the file when
  * the diff has hunks but no file headers (the path was given above the block). Null when the
@@ -207,11 +198,7 @@ export function unfencedDiffEnd(lines: readonly string[], start: number): number
   return lastDiffLine + 1;
 }
 
-/** Where an unfenced diff starts in prose: a `diff --git` line, or a `---`/`+++` pair followed by a hunk. */
-export function unfencedDiffStart(lines: readonly string[], from: number): number {
-  for (let i = from; i < lines.length; i += 1) {
-    if (GIT_LINE.test(lines[i]!)) return i;
-    if (isHeaderPair(lines, i) && /^@@/.test(lines[i + 2] ?? '')) return i;
-  }
-  return -1;
+/** Whether an unfenced diff starts at line `i` of prose: a `diff --git` line, or a `---`/`+++` pair followed by a hunk. */
+export function unfencedDiffStartsAt(lines: readonly string[], i: number): boolean {
+  return GIT_LINE.test(lines[i] ?? '') || (isHeaderPair(lines, i) && /^@@/.test(lines[i + 2] ?? ''));
 }

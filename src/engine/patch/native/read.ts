@@ -20,9 +20,9 @@ import type { Block, Segment } from '../fences.js';
 import { ENVELOPE_BEGIN } from '../fences.js';
 import { parseBarePathLine, parseFirstLineHeader, type PathExists } from '../header.js';
 import { isShellFence, labelAbove, type LabelAbove } from '../labels.js';
-import { fencedText, pushProse, readEnvelopes, type SegmentReading } from '../relay-dialect.js';
+import { fencedText, MAX_OPERATIONS, pushProse, readEnvelopes, tooManyChanges, type SegmentReading } from '../relay-dialect.js';
 import type { FileOperation, ParseFailureCode } from '../types.js';
-import { parseGitDiff, unfencedDiffEnd, unfencedDiffStart } from './git-diff.js';
+import { parseGitDiff, unfencedDiffEnd, unfencedDiffStartsAt } from './git-diff.js';
 import { isSearchMarker, splitSearchReplace, startsWithSearchBlock } from './search-replace.js';
 import { fail, ok, type Result } from '../../result.js';
 
@@ -85,8 +85,7 @@ function readProse(lines: readonly string[], startLine: number, state: Reading, 
       state.lastSearchPath = split.value.lastPath;
       break;
     }
-    const diffAt = rest[i]!.startsWith('diff --git ') || rest[i]!.startsWith('--- ') ? unfencedDiffStart(rest, i) : -1;
-    if (diffAt === i) {
+    if (unfencedDiffStartsAt(rest, i)) {
       const end = unfencedDiffEnd(rest, i);
       const parsed = parseGitDiff(rest.slice(i, end), startLine + 1 + i);
       if (parsed !== null) {
@@ -188,6 +187,7 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
 export function readNativeSegments(segments: readonly Segment[], exists?: PathExists): Result<SegmentReading, ParseFailureCode> {
   const state: Reading = { operations: [], reasoning: [], warnings: [], lastSearchPath: null };
   for (const [position, segment] of segments.entries()) {
+    if (state.operations.length > MAX_OPERATIONS) return tooManyChanges();
     if (segment.type === 'prose') {
       const read = readProse(segment.lines, segment.startLine, state, exists);
       if (!read.ok) return read;
@@ -198,5 +198,6 @@ export function readNativeSegments(segments: readonly Segment[], exists?: PathEx
     const read = readBlock(segment.block, above, state, exists);
     if (!read.ok) return read;
   }
+  if (state.operations.length > MAX_OPERATIONS) return tooManyChanges();
   return ok({ operations: state.operations, reasoning: state.reasoning, warnings: state.warnings });
 }

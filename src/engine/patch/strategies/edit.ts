@@ -41,13 +41,18 @@ export function applyEdit(
       return failPatch('LAZY_PLACEHOLDER', `${path}: ${label.name} replaces code with a placeholder (${JSON.stringify(lazy[0]!.text)}); applying it would delete that code. Ask for the full replacement text.`, { path, edit: label.name });
     }
   }
-  const keyed = new KeyedFile(file);
+  const keyed = KeyedFile.of(file);
+  const located: LocateOptions = { ...options, keys: new Map() };
   // Tiers outside, variants inside: an exact match of a later variant beats a looser match of
   // an earlier one (context pasted without its prefix matches exactly once read whole).
   for (const tier of MATCH_TIERS) {
     for (const edit of variants) {
       if (!edit.some((e) => e.op !== 'add')) continue;
-      const found = locate(keyed, edit, [tier], options);
+      // Building a tier's index reads every line; searching a built one scans an array of numbers.
+      if (options.budget && !options.budget.charge((keyed.has(tier) ? file.lines.length / 32 : file.lines.length) + edit.length)) {
+        return failPatch('PLAN_TOO_LARGE', `${path}: the answer asks for more matching work than Relay Desk allows (thousands of edits of large files); nothing was applied. Ask for fewer, larger edits or whole files.`, { path, edit: label.name });
+      }
+      const found = locate(keyed, edit, [tier], located);
       if (found.kind === 'missing') continue;
       if (found.kind === 'ambiguous') {
         return failPatch(
@@ -58,7 +63,13 @@ export function applyEdit(
       }
       const lines = renderPlacement(file, edit, found.placement);
       const { start, end } = found.placement;
-      return ok({ file: spliceLines(file, start, end - start, lines), tier: found.placement.tier, end: start + lines.length });
+      // Every applied edit copies the file's lines and indexes once more.
+      if (options.budget && !options.budget.charge(file.lines.length / 2)) {
+        return failPatch('PLAN_TOO_LARGE', `${path}: the answer asks for more matching work than Relay Desk allows (thousands of edits of large files); nothing was applied. Ask for fewer, larger edits or whole files.`, { path, edit: label.name });
+      }
+      const next = spliceLines(file, start, end - start, lines);
+      keyed.spliced(next, start, end - start, lines.length);
+      return ok({ file: next, tier: found.placement.tier, end: start + lines.length });
     }
   }
   const expected = (variants[0] ?? []).filter((e) => e.op !== 'add').map((e) => e.text);

@@ -1,7 +1,7 @@
 import { diffArrays } from 'diff';
 import type { ApplyFailureCode } from '../types.js';
 import { parseBarePathLine, parseFirstLineHeader } from '../header.js';
-import type { EditLine, MatchTier } from '../match.js';
+import type { EditLine, MatchTier, WorkBudget } from '../match.js';
 import { newLine, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -33,8 +33,12 @@ function dividerCandidates(lines: readonly string[], from: number, to: number): 
   }
   if (standard.length === 0) return loose === null ? [] : [loose];
   const middle = standard.length % 2 === 1 ? [standard[(standard.length - 1) / 2]!] : [];
-  return [...middle, ...standard.filter((k) => !middle.includes(k))];
+  // Each candidate is a reading tried against the file: a few make sense, hundreds are noise.
+  return [...middle, ...standard.filter((k) => !middle.includes(k))].slice(0, MAX_READINGS);
 }
+
+/** At most this many ways of reading a block with several ======= lines are tried. */
+const MAX_READINGS = 8;
 
 /** Splits a body into SEARCH/REPLACE pairs; text between pairs is reported in `stray`. */
 export function parseSearchReplace(body: string): Result<{ blocks: SearchReplaceBlock[]; stray: number; unterminated: boolean }, ApplyFailureCode> {
@@ -135,7 +139,7 @@ function replaceWithinLine(file: FileText, block: SearchReplaceBlock): FileText 
 }
 
 /** Applies every SEARCH/REPLACE pair in order. A missing file is only allowed with an empty SEARCH. */
-export function applySearchReplace(file: FileText | null, body: string, path: string): Result<{ file: FileText; tiers: MatchTier[] }, ApplyFailureCode> {
+export function applySearchReplace(file: FileText | null, body: string, path: string, budget?: WorkBudget): Result<{ file: FileText; tiers: MatchTier[] }, ApplyFailureCode> {
   const parsed = parseSearchReplace(body);
   if (!parsed.ok) return fail(parsed.error.code, `${path}: ${parsed.error.message}`, path);
   if (parsed.value.blocks.length === 0) {
@@ -162,7 +166,7 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
     const label = { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' } as const;
     const readings = [block, ...(block.alternatives ?? [])].map((reading) => {
       const edit = searchReplaceToEdit(reading);
-      return applyEdit(current!, [edit, trimBlankEdges(edit)], path, label);
+      return applyEdit(current!, [edit, trimBlankEdges(edit)], path, label, budget ? { budget } : {});
     });
     // The most likely reading wins when it fits; otherwise exactly one other reading must fit.
     const fits = readings[0]!.ok ? [readings[0]!] : readings.filter((r) => r.ok);

@@ -1,5 +1,5 @@
 import type { ApplyFailureCode } from '../types.js';
-import type { EditLine, MatchTier } from '../match.js';
+import type { EditLine, MatchTier, WorkBudget } from '../match.js';
 import { newLine, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
 import { findLazyPlaceholders } from '../lazy.js';
@@ -164,15 +164,15 @@ function splitAtElisions(hunk: Hunk): Array<{ lines: EditLine[]; raw: (string | 
 }
 
 /** Places one hunk; when it is not found as written and it skips context with "...", its parts are placed one by one. */
-function applyHunk(file: FileText, hunk: Hunk, path: string, name: string, hint: number | undefined): Result<{ file: FileText; tier: MatchTier; end: number }, ApplyFailureCode> {
+function applyHunk(file: FileText, hunk: Hunk, path: string, name: string, hint: number | undefined, budget: WorkBudget | undefined): Result<{ file: FileText; tier: MatchTier; end: number }, ApplyFailureCode> {
   const label = { name, notFound: 'HUNK_NOT_FOUND', ambiguous: 'HUNK_AMBIGUOUS' } as const;
-  const whole = applyEdit(file, hunkVariants(hunk.lines, hunk.rawContext), path, label, hint === undefined ? {} : { hint });
+  const whole = applyEdit(file, hunkVariants(hunk.lines, hunk.rawContext), path, label, { ...(hint === undefined ? {} : { hint }), ...(budget ? { budget } : {}) });
   if (whole.ok || whole.error.code !== 'HUNK_NOT_FOUND' || hunk.elisions.length === 0) return whole;
   let current = file;
   let tier: MatchTier = 'exact';
   let end = 0;
   for (const [i, part] of splitAtElisions(hunk).entries()) {
-    const placed = applyEdit(current, hunkVariants(part.lines, part.raw), path, { ...label, name: `${name} (part ${i + 1}, after skipped context)` });
+    const placed = applyEdit(current, hunkVariants(part.lines, part.raw), path, { ...label, name: `${name} (part ${i + 1}, after skipped context)` }, budget ? { budget } : {});
     if (!placed.ok) return placed;
     current = placed.value.file;
     end = placed.value.end;
@@ -206,7 +206,7 @@ export function applyUnifiedDiff(
   file: FileText | null,
   body: string,
   path: string,
-  options: { readonly trustLineNumbers?: boolean } = {},
+  options: { readonly trustLineNumbers?: boolean; readonly budget?: WorkBudget } = {},
 ): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
   const hasDiffMarkers = body.split('\n').some((l) => /^[-+@]/.test(l));
   if (file === null && !hasDiffMarkers && body.trim() !== '') {
@@ -249,7 +249,7 @@ export function applyUnifiedDiff(
       return fail('HUNK_NOT_FOUND', `${path}: ${name} has no context lines, so there is no way to tell where it goes.`, path);
     }
     const hint = options.trustLineNumbers === true ? lineHint(hunk, applied) : undefined;
-    const placed = applyHunk(current, hunk, path, name, hint);
+    const placed = applyHunk(current, hunk, path, name, hint, options.budget);
     if (!placed.ok) return placed;
     current = placed.value.file;
     tiers.push(placed.value.tier);

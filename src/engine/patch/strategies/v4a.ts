@@ -8,7 +8,7 @@
  */
 import type { ApplyFailureCode, PatchFailure } from '../types.js';
 import { failPatch } from '../types.js';
-import { lineKey, type EditLine, type LocateOptions, type MatchTier } from '../match.js';
+import { lineKey, type EditLine, type LocateOptions, type MatchTier, type WorkBudget } from '../match.js';
 import { newLine, spliceLines, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
 import { ok } from '../../result.js';
@@ -65,7 +65,7 @@ function passedAnchor(file: FileText, anchor: string, position: number): boolean
 }
 
 /** Applies an Update File body to the file, section by section. */
-export function applyV4AUpdate(file: FileText | null, body: string, path: string): Applied {
+export function applyV4AUpdate(file: FileText | null, body: string, path: string, budget?: WorkBudget): Applied {
   const sections = parseV4ASections(body);
   if (file === null) {
     const expected = sections.flatMap((s) => [...s.anchors, ...s.lines.filter((l) => l.op !== 'add').map((l) => l.text)]);
@@ -97,7 +97,8 @@ export function applyV4AUpdate(file: FileText | null, body: string, path: string
       tiers.push('exact');
       continue;
     }
-    const options: LocateOptions = section.eof ? { from: position, atEnd: true } : section.anchors.length > 0 ? { from: position, first: true } : { from: position };
+    const placement: LocateOptions = section.eof ? { from: position, atEnd: true } : section.anchors.length > 0 ? { from: position, first: true } : { from: position };
+    const options: LocateOptions = budget ? { ...placement, budget } : placement;
     const label = { name, notFound: 'HUNK_NOT_FOUND', ambiguous: 'HUNK_AMBIGUOUS' } as const;
     const applied = applyEdit(current, [section.lines, trimBlankEdges(section.lines)], path, label, options);
     if (!applied.ok) {
