@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { labelAbove } from './labels.js';
 import { parseAnswer } from './parse.js';
 import { planOperations, type Plan, type PlannedChange } from './plan.js';
 import { replyFor } from './reply.js';
@@ -65,12 +66,12 @@ const INTERJECTION = /^(sure|certainly|of course|absolutely|okay|ok|great|good (
 
 /** A commit subject from the answer's first prose sentence, or null when there is none worth using. */
 export function commitMessageFromProse(reasoning: readonly string[]): string | null {
-  const prose = reasoning.find((r) => !/^(```|~~~)/.test(r.trim()));
-  if (!prose) return null;
-  let text = prose
-    .split('\n')
-    .find((l) => l.trim() !== '' && !/^#{1,6}\s*$/.test(l.trim()))
-    ?.trim();
+  // The first prose line that is a sentence: not a code block, not a path label, not an empty heading.
+  let text = reasoning
+    .filter((r) => !/^(```|~~~)/.test(r.trim()))
+    .flatMap((r) => r.split('\n'))
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !/^#{1,6}\s*$/.test(l) && labelAbove([l])?.kind !== 'label' && /\S\s+\S/.test(l));
   if (!text) return null;
   text = text
     .replace(/^#{1,6}\s+/, '')

@@ -15,8 +15,11 @@ const SEARCH = /^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$/;
 const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 /** An info string or first line that names a file: `// src/a.ts`, `title="a.ts"`, `go:cmd/main.go`, `src/a.ts`. */
 const NAMED = /(\/\/ ?[\w./-]+\.\w+|title="[^"]+"|^[\w+-]+:[\w./-]+\.\w+|^[\w.-]*\/[\w./-]+\.\w+$|^[\w-]+\.\w+$)/;
-/** A label line above a fence: bold, heading or File: with something that has an extension. */
-const LABEL = /^[ \t]*(\*\*|#{1,6} |File: |`)[^`]{0,200}?\w\.\w/;
+/** A label line above a fence: bold, heading or File: with something that has an extension, or a sentence naming a file before its colon. */
+const LABEL =
+  /^[ \t]*(\*\*|#{1,6} |File: |`)[^`]{0,200}?\w\.\w|`[\w./-]{1,200}\.\w{1,10}`[^`]{0,80}:[ \t]*$|^[ \t]*(\*\*)?(File|Filename|Path)(\*\*)?:|^[ \t]*(\*\*|#{1,6} )[^`]{0,200}?\b(Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Jenkinsfile|Vagrantfile|Justfile)\b/i;
+/** A first line inside a fence that is a comment naming a file: `// src/a.ts`, `# app/models.py`, `<!-- x.html -->`. */
+const COMMENT_PATH = /^[ \t]*(\/\/|#|<!--|--|;|\/\*)[ \t]*(file ?(path|name)?:[ \t]*)?[\w./-]{1,200}\.\w{1,10}\b/i;
 const PROJECT_ID = /^[ \t]*["']?project_?id["']?[ \t]*:/i;
 
 /** The formats the text shows markers of, in a stable order; empty when it cannot be an answer. */
@@ -25,12 +28,15 @@ export function detectAnswerFormats(text: string): AnswerFormat[] {
   let start = 0;
   let previous = '';
   let beforePrevious = '';
+  let fenceOpened = false;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const line = text.slice(start, Math.min(end, start + HEAD));
     start = end + 1;
     const first = line.trimStart()[0];
+    if (fenceOpened && COMMENT_PATH.test(line)) found.add('whole-file');
+    fenceOpened = false;
     if (first === '*' && V4A.test(line)) found.add('v4a');
     else if (first === '<' && SEARCH.test(line)) found.add('search-replace');
     else if (first === 'd' && line.startsWith('diff --git ')) found.add('git-diff');
@@ -38,6 +44,7 @@ export function detectAnswerFormats(text: string): AnswerFormat[] {
     else if ((first === '`' || first === '~') && FENCE.test(line)) {
       const info = line.replace(FENCE, '').trim();
       if (NAMED.test(info) || LABEL.test(previous) || (previous.trim() === '' && LABEL.test(beforePrevious))) found.add('whole-file');
+      else fenceOpened = info.length < 40; // a first-line path comment may follow
     } else if (first === 'p' || first === 'P' || first === '"' || first === "'") {
       if (PROJECT_ID.test(line)) found.add('relay');
     }
