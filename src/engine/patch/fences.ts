@@ -5,6 +5,7 @@
  * patch envelopes (`*** Begin Patch` … `*** End Patch`) whose lines are never fences.
  */
 import { parseFenceInfo, type BlockHeader, type PathExists } from './header.js';
+import { labelAbove } from './labels.js';
 
 /** An opening fence: its character, length, indentation and info string. */
 export interface Fence {
@@ -63,10 +64,14 @@ const MARKDOWN_PATH = /\.(md|mdx|markdown)$/i;
 const MARKDOWN_LANG = /^(md|mdx|markdown)$/i;
 
 /** Whether nested same-length fences inside this block should be paired up (Markdown documents). */
-function pairsInnerFences(fence: Fence, header: BlockHeader | null): boolean {
+function pairsInnerFences(fence: Fence, header: BlockHeader | null, proseAbove: readonly string[]): boolean {
   const lang = fence.info.split(/\s+/)[0] ?? '';
   if (MARKDOWN_LANG.test(lang)) return true;
-  return header?.kind === 'file' && MARKDOWN_PATH.test(header.path);
+  if (header?.kind === 'file') return MARKDOWN_PATH.test(header.path);
+  // A Markdown file named by the line above (**README.md**): its own fences are content too.
+  if (fence.info !== '' && !/^(text|txt|plain)$/i.test(lang)) return false;
+  const label = labelAbove(proseAbove);
+  return label?.kind === 'label' && MARKDOWN_PATH.test(label.path);
 }
 
 /** The first and last line of a V4A patch envelope; nothing between them is a fence. */
@@ -107,11 +112,12 @@ export function scan(lines: readonly string[], pairInner: boolean, exists?: Path
       }
       continue;
     }
+    const proseBefore = prose;
     if (prose.length > 0) segments.push({ type: 'prose', lines: prose, startLine: proseStart });
     prose = [];
     const block: Block = { fence, header: parseFenceInfo(fence.info, exists), body: [], startLine: i, closed: false };
     segments.push({ type: 'block', block });
-    const pairedClose = pairInner && pairsInnerFences(fence, block.header) ? markdownClose(lines, i, fence, fenceAt) : null;
+    const pairedClose = pairInner && pairsInnerFences(fence, block.header, proseBefore) ? markdownClose(lines, i, fence, fenceAt) : null;
     let inEnvelope = false;
     let j = i + 1;
     for (; j < lines.length; j += 1) {

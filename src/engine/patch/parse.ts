@@ -10,7 +10,7 @@ import { parseControlBlock } from './control.js';
 import { scan, unwrapWholeAnswer, type Segment } from './fences.js';
 import type { PathExists } from './header.js';
 import { readNativeSegments } from './native/read.js';
-import { controlCandidates, pickControl, readRelaySegments, usesRelayHeaders } from './relay-dialect.js';
+import { controlCandidates, looksLikeControlBlock, pickControl, readRelaySegments, usesRelayHeaders } from './relay-dialect.js';
 import type { ParsedAnswer, ParsedResponse, ParseFailureCode } from './types.js';
 import { fail, ok, type Result } from '../result.js';
 
@@ -56,7 +56,7 @@ export function parseAnswer(raw: string, options: ParseOptions = {}): Result<Par
   if (!segmented.ok) return segmented;
   const segments = segmented.value;
   const candidates = controlCandidates(segments, options.pathExists);
-  const relay = options.requireControl === true || candidates.length > 0 || usesRelayHeaders(segments, options.pathExists);
+  const relay = options.requireControl === true || candidates.some(looksLikeControlBlock) || usesRelayHeaders(segments, options.pathExists);
 
   if (!relay) {
     const read = readNativeSegments(segments, options.pathExists);

@@ -54,6 +54,18 @@ export function usesRelayHeaders(segments: readonly Segment[], exists?: PathExis
   });
 }
 
+const YAML_LINE = /^\s*(#.*|-\s.*|["']?[A-Za-z_][\w-]*["']?\s*:.*|\s+\S.*)$/;
+
+/**
+ * Whether a candidate marks the answer as Relay's own format: it has a uuid, or it is a small
+ * YAML block. A code block that merely sets a `projectId:` key (a Firebase config, say) does not.
+ */
+export function looksLikeControlBlock(text: string): boolean {
+  if (/^[ \t]*["']?uuid["']?[ \t]*:/im.test(text)) return true;
+  const lines = text.split('\n').filter((l) => l.trim() !== '' && !/^(-{3}|\.{3})$/.test(l.trim()));
+  return lines.length <= 15 && lines.every((l) => YAML_LINE.test(l) && !/[{};]\s*$/.test(l));
+}
+
 /** The control block among the candidates: the last that has a uuid, else the last. */
 export function pickControl(candidates: readonly string[]): string | null {
   return [...candidates].reverse().find((c) => /^[ \t]*["']?uuid["']?[ \t]*:/im.test(c)) ?? candidates[candidates.length - 1] ?? null;

@@ -183,6 +183,23 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
   return ok(undefined);
 }
 
+/**
+ * The label of the block at `position`: the prose right above it, or (a Deepseek habit aider
+ * also reads) a fence right above that holds nothing but the path.
+ */
+function labelFor(segments: readonly Segment[], position: number, exists?: PathExists): LabelAbove | null {
+  const previous = segments[position - 1];
+  if (previous?.type === 'prose') return labelAbove(previous.lines, exists);
+  if (previous?.type === 'block' && previous.block.header === null) {
+    const lines = previous.block.body.filter((l) => l.trim() !== '');
+    if (lines.length === 1) {
+      const label = labelAbove(lines, exists);
+      if (label?.kind === 'label') return label;
+    }
+  }
+  return null;
+}
+
 /** Reads the segments of a native answer into operations, prose and notes. */
 export function readNativeSegments(segments: readonly Segment[], exists?: PathExists): Result<SegmentReading, ParseFailureCode> {
   const state: Reading = { operations: [], reasoning: [], warnings: [], lastSearchPath: null };
@@ -193,9 +210,7 @@ export function readNativeSegments(segments: readonly Segment[], exists?: PathEx
       if (!read.ok) return read;
       continue;
     }
-    const previous = segments[position - 1];
-    const above = previous?.type === 'prose' ? labelAbove(previous.lines, exists) : null;
-    const read = readBlock(segment.block, above, state, exists);
+    const read = readBlock(segment.block, labelFor(segments, position, exists), state, exists);
     if (!read.ok) return read;
   }
   if (state.operations.length > MAX_OPERATIONS) return tooManyChanges();
