@@ -17,7 +17,7 @@ const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 const NAMED = /(\/\/ ?[\w./-]+\.\w+|title="[^"]+"|^[\w+-]+:[\w./-]+\.\w+|^[\w.-]*\/[\w./-]+\.\w+$|^[\w-]+\.\w+$)/;
 /** A label line above a fence: bold, heading or File: with something that has an extension, or a sentence naming a file before its colon. */
 const LABEL =
-  /^[ \t]*(\*\*|#{1,6} |File: |`)[^`]{0,200}?\w\.\w|`[\w./-]{1,200}\.\w{1,10}`[^`]{0,80}:[ \t]*$|^[ \t]*(\*\*)?(File|Filename|Path)(\*\*)?:|^[ \t]*(\*\*|#{1,6} )[^`]{0,200}?\b(Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Jenkinsfile|Vagrantfile|Justfile)\b/i;
+  /^[ \t]*(\*\*|#{1,6} |File: |`).{0,200}?\w\.\w|`[\w./-]{1,200}\.\w{1,10}`[^`]{0,80}:[ \t]*$|^[ \t]*(\*\*)?(File|Filename|Path)(\*\*)?:|^[ \t]*(\*\*|#{1,6} )[^`]{0,200}?\b(Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Jenkinsfile|Vagrantfile|Justfile)\b/i;
 /** A first line inside a fence that is a comment naming a file: `// src/a.ts`, `# app/models.py`, `<!-- x.html -->`. */
 const COMMENT_PATH = /^[ \t]*(\/\/|#|<!--|--|;|\/\*)[ \t]*(file ?(path|name)?:[ \t]*)?[\w./-]{1,200}\.\w{1,10}\b/i;
 const PROJECT_ID = /^[ \t]*["']?project_?id["']?[ \t]*:/i;
