@@ -13,7 +13,7 @@ export type ReplyableCode = ParseFailureCode | ApplyFailureCode | IntakeFailureC
 
 const REPLYABLE = new Set<string>([
   'EMPTY_RESPONSE', 'NO_CONTROL_BLOCK', 'INVALID_CONTROL_BLOCK', 'TRUNCATED_RESPONSE', 'NO_OPERATIONS', 'UNHEADED_FILE_BLOCK', 'INVALID_RENAME_BLOCK',
-  'NOTHING_TO_APPLY', 'PATCH_MALFORMED', 'TOO_MANY_CHANGES', 'UNSAFE_PATH', 'FILE_NOT_FOUND', 'FILE_EXISTS', 'BINARY_FILE', 'ENCODING_UNSUPPORTED', 'PATH_CASE_CLASH',
+  'NOTHING_TO_APPLY', 'PATCH_MALFORMED', 'TOO_MANY_CHANGES', 'FRAGMENT_NOT_FILE', 'UNSAFE_PATH', 'FILE_NOT_FOUND', 'FILE_EXISTS', 'BINARY_FILE', 'ENCODING_UNSUPPORTED', 'PATH_CASE_CLASH',
   'SEARCH_NOT_FOUND', 'SEARCH_AMBIGUOUS', 'SEARCH_MALFORMED', 'HUNK_NOT_FOUND', 'HUNK_AMBIGUOUS', 'DIFF_MALFORMED', 'LAZY_PLACEHOLDER',
   'RENAME_SOURCE_MISSING', 'RENAME_TARGET_EXISTS', 'DELETE_MISSING', 'PLAN_TOO_LARGE', 'ANSWER_TOO_LARGE', 'ANSWER_NOT_UTF8', 'ANSWER_HAS_NUL', 'ANSWER_LINE_TOO_LONG',
 ] satisfies ReplyableCode[]);
@@ -98,6 +98,8 @@ export function replyFor(error: PatchFailure, op?: FileOperation): string | unde
     case 'NO_OPERATIONS':
     case 'EMPTY_RESPONSE':
       return 'I could not find any file change in your answer. Please send each change as a unified diff, as a SEARCH/REPLACE block with the file path on the line above, or as the complete file with its path alone on the line above the code block.';
+    case 'FRAGMENT_NOT_FILE':
+      return `The code block for ${path}${where(op)} is a part of the file, not the whole of it, so I did not write it (that would delete the rest of the file). Please send the complete file, or the change as a SEARCH/REPLACE block or a diff.`;
     case 'UNHEADED_FILE_BLOCK':
       return `A code block in your answer seems meant for ${error.path ?? 'a file'}, but I cannot tell which file or whether it is the whole file. Please resend it with the file's path alone on the line above the code block, and the complete file (or a diff).`;
     case 'NO_CONTROL_BLOCK':

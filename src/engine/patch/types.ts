@@ -70,7 +70,8 @@ export type ParseFailureCode =
   | 'INVALID_RENAME_BLOCK'
   | 'NOTHING_TO_APPLY'
   | 'PATCH_MALFORMED'
-  | 'TOO_MANY_CHANGES';
+  | 'TOO_MANY_CHANGES'
+  | 'FRAGMENT_NOT_FILE';
 
 export type ApplyFailureCode =
   | 'UNSAFE_PATH'

@@ -113,6 +113,7 @@ describe('refusals say which file and block failed, show the closest lines, and 
     ['an Add File of an existing file', '*** Begin Patch\n*** Add File: README.md\n+# other\n*** End Patch\n', 'FILE_EXISTS', 'README.md already exists'],
     ['a delete of a missing file', '*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n', 'DELETE_MISSING', 'deletes gone.txt, which does not exist'],
     ['a block whose heading says more than the path', '### Changes to `src/app.ts`\n\n```ts\nconst x = 1;\n```\n', 'UNHEADED_FILE_BLOCK', 'seems meant for src/app.ts'],
+    ['a labelled block that is a piece of the file', '**src/app.ts**\n\n```ts\n  let sum = 1;\n```\n', 'FRAGMENT_NOT_FILE', 'is a part of the file, not the whole of it'],
   ])('%s → %s, with a reply', (_name, answer, code, replyText) => {
     const error = refusal(project(), answer);
     expect(error.code).toBe(code);

@@ -179,6 +179,15 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
     state.reasoning.push(fencedText(block));
     return ok(undefined);
   }
+  // No file starts indented: a block that does is a piece of one, and writing it whole would delete the rest.
+  const firstCode = body.slice(patchStart).find((l) => l.trim() !== '');
+  if (firstCode !== undefined && /^[ \t]/.test(firstCode)) {
+    return fail(
+      'FRAGMENT_NOT_FILE',
+      `The code block on line ${block.startLine + 1} for ${path} starts indented (${JSON.stringify(firstCode.trim().slice(0, 60))}), so it is a part of the file, not the whole of it; writing it as the file would delete the rest. Nothing was applied; ask for the complete file, or for the change as a SEARCH/REPLACE block or a diff.`,
+      path,
+    );
+  }
   state.operations.push({ kind: 'write', path, strategy: 'replace', body: body.join('\n'), origin: { format: 'whole-file', line: block.startLine + 1 } });
   return ok(undefined);
 }
