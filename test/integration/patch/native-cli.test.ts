@@ -77,4 +77,17 @@ describe('relay apply with a native answer', () => {
     expect(applied.stdout).toBe('');
     expect(applied.stderr).toContain('✔ Applied');
   });
+
+  it('records a V4A move, add and delete like any other transaction, so relay log and relay revert work on it', async () => {
+    const root = await project();
+    const before = readTree(root);
+    const answer = '*** Begin Patch\n*** Update File: src/greet.py\n*** Move to: src/hello.py\n@@\n-    return "Hello, " + name\n+    return "Hello, " + name + "!"\n*** Add File: src/__init__.py\n+from .hello import greet\n*** End Patch\n';
+    const applied = await relay(['apply', answerFile(answer), '--yes', '--json'], { cwd: root });
+    expect(JSON.parse(applied.stdout)).toMatchObject({ status: 'applied' });
+    expect([...readTree(root).keys()].sort()).toEqual(['src/__init__.py', 'src/hello.py']);
+    expect(readTree(root).get('src/hello.py')).toBe('def greet(name):\n    return "Hello, " + name + "!"\n');
+    const reverted = await relay(['revert', '1', '--yes', '--json'], { cwd: root });
+    expect(JSON.parse(reverted.stdout)).toMatchObject({ status: 'applied' });
+    expect(readTree(root)).toEqual(before);
+  });
 });
