@@ -37,6 +37,7 @@ export interface CheckedAnswer extends ReadAnswer {
   readonly plan: Plan;
 }
 
+/** The result of reading or checking an answer: the value, or a refusal to act on. */
 export type AnswerCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PatchRefusal };
 
 /** Hash of a response that ignores line-ending and edge-whitespace differences of the clipboard. */

@@ -7,6 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import { fail, ok, type Result } from '../result.js';
 
+/** Why the intake refused an answer. */
 export type IntakeFailureCode = 'ANSWER_TOO_LARGE' | 'ANSWER_NOT_UTF8' | 'ANSWER_HAS_NUL' | 'ANSWER_LINE_TOO_LONG';
 
 /** How much an answer may hold. */

@@ -14,6 +14,7 @@ import { controlCandidates, looksLikeControlBlock, pickControl, readRelaySegment
 import type { ParsedAnswer, ParsedResponse, ParseFailureCode } from './types.js';
 import { fail, ok, type Result } from '../result.js';
 
+/** What the parser may know about the project the answer is for. */
 export interface ParseOptions {
   /** Whether a project-relative path exists (lets an extension-less path such as `bin/serve` be recognised). */
   readonly pathExists?: PathExists;
