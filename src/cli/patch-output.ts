@@ -34,21 +34,22 @@ export function printRecoveries(recovered: readonly Recovery[]): void {
 }
 
 /** Prints an outcome for people. */
-export function printOutcome(outcome: PatchOutcome, verb = 'Applied', refusal = 'Not applied'): void {
+export function printOutcome(outcome: PatchOutcome, verb = 'Applied', refusal = 'Not applied', log: (line: string) => void = print): void {
   printRecoveries(outcome.recovered);
   switch (outcome.status) {
     case 'applied':
-      print(`✔ ${verb} ${outcome.uuid}: ${describeStats(outcome.files)}${outcome.approvedBy === 'auto' ? '' : ' (approved)'}`);
-      outcome.files.forEach((f) => print(fileLine(f)));
-      if (outcome.rolledBack.length > 0) print(`  rolled back at your request: ${outcome.rolledBack.join(', ')}`);
-      if (outcome.branch) print(`  on new branch ${outcome.branch}`);
-      for (const w of outcome.warnings) print(`  note: ${w}`);
+      log(`✔ ${verb} ${outcome.uuid}: ${describeStats(outcome.files)}${outcome.approvedBy === 'auto' ? '' : ' (approved)'}`);
+      outcome.files.forEach((f) => log(fileLine(f)));
+      if (outcome.rolledBack.length > 0) log(`  rolled back at your request: ${outcome.rolledBack.join(', ')}`);
+      if (outcome.branch) log(`  on new branch ${outcome.branch}`);
+      for (const w of outcome.warnings) log(`  note: ${w}`);
       return;
     case 'skipped':
-      print(`• Skipped: ${outcome.reason.message}`);
+      log(`• Skipped: ${outcome.reason.message}`);
       return;
     case 'rejected':
       printError(`✘ ${refusal} (${outcome.error.code}): ${outcome.error.message}`);
+      if (outcome.error.reply) printError(`\nReply for the assistant (relay apply --reply prints only this):\n\n${outcome.error.reply}`);
       return;
     case 'rolled-back':
       printError(`✘ Rolled back (${outcome.error.code}): ${outcome.error.message}`);
@@ -83,4 +84,16 @@ export function terminalDecider(yes: boolean): (review: PendingReview) => Promis
     const yesAnswer = await confirm(question);
     return yesAnswer ? { approve: true } : { approve: false, reason: 'you declined' };
   };
+}
+
+/**
+ * `relay apply --reply`: the reply for the assistant alone on stdout (to pipe to the clipboard);
+ * anything else (applied, skipped, a refusal without a reply) goes to stderr as usual.
+ */
+export function printReplyOnly(outcome: PatchOutcome): void {
+  if (outcome.status === 'rejected' && outcome.error.reply) {
+    print(outcome.error.reply);
+    return;
+  }
+  printOutcome(outcome, undefined, undefined, printError);
 }

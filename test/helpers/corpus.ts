@@ -11,6 +11,10 @@ export interface CaseMeta {
   readonly category: string;
   readonly expect: 'applied' | 'rejected';
   readonly description: string;
+  /** The refusal code a rejected case must be refused with (so it cannot pass for the wrong reason). */
+  readonly code?: string;
+  /** Native corpora: the answer's format variant (git-diff, v4a-fenced, …). */
+  readonly format?: string;
 }
 
 /** The six kinds of case the public corpus has; every extra corpus covers all of them. */
@@ -37,6 +41,7 @@ export function expectWellFormedCorpus(dir: string, cases: readonly string[]): v
     expect(meta.id).toBe(name);
     expect(CATEGORIES).toContain(meta.category);
     expect(['applied', 'rejected']).toContain(meta.expect);
+    if (meta.expect === 'rejected') expect(meta.code, `${name} pins no refusal code`).toMatch(/^[A-Z][A-Z0-9_]+$/);
     seen.add(meta.category);
   }
   expect([...seen].sort()).toEqual([...CATEGORIES].sort());
@@ -44,10 +49,12 @@ export function expectWellFormedCorpus(dir: string, cases: readonly string[]): v
 
 /**
  * Applies the case's answer with `relay apply --yes --json` in a fresh git repo of its before/
- * tree: an applied case must leave exactly the after/ tree, a rejected one the tree untouched.
+ * tree: an applied case must leave exactly the after/ tree, a rejected one the tree untouched
+ * and be refused with the code case.json pins (or `pinned.code`, for a corpus kept as published).
  */
-export async function expectCaseThroughCli(caseDir: string): Promise<void> {
-  const meta = readCaseMeta(caseDir);
+export async function expectCaseThroughCli(caseDir: string, pinned: { readonly code?: string } = {}): Promise<void> {
+  const fromFile = readCaseMeta(caseDir);
+  const meta = pinned.code === undefined ? fromFile : { ...fromFile, code: pinned.code };
   const root = gitRepo({ fromDir: path.join(caseDir, 'before') });
   expect((await relay(['init', '--project-id', 'corpus'], { cwd: root })).exitCode).toBe(0);
   const before = readTree(root);
@@ -61,7 +68,8 @@ export async function expectCaseThroughCli(caseDir: string): Promise<void> {
     expect(readTree(root)).toEqual(readTree(path.join(caseDir, 'after')));
   } else {
     expect(result.status, `${meta.description}\n${run.stdout}`).toBe('rejected');
-    expect(result.error?.code).toBeTruthy();
+    expect(meta.code, `${meta.id} pins no refusal code in case.json`).toBeTruthy();
+    expect(result.error?.code, `${meta.description}\n${run.stdout}`).toBe(meta.code);
     expect(run.exitCode).toBe(1);
     expect(readTree(root)).toEqual(before);
     expect(emptyFolders(root)).toEqual([]);

@@ -48,6 +48,10 @@ export const RelayConfigSchema = z
         linter: CommandSchema,
         preCommand: CommandSchema,
         postCommand: CommandSchema,
+        /** Longest answer line taken, in UTF-8 bytes (longer ones are minified or generated output). */
+        maxLineBytes: z.number().int().min(1024).max(16_777_216).default(65_536),
+        /** Largest answer taken, in UTF-8 bytes. */
+        maxAnswerBytes: z.number().int().min(1024).max(268_435_456).default(2_000_000),
       })
       .strict()
       .prefault({}),

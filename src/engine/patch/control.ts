@@ -5,7 +5,8 @@ const KNOWN_KEYS = ['projectId', 'uuid', 'gitCommitMsg', 'promptSummary', 'chang
 
 /** True when a block body or text region looks like the control block (it names a projectId). */
 export function mentionsProjectId(text: string): boolean {
-  return /^\s*["']?project_?id["']?\s*:/im.test(text);
+  // [ \t]* rather than \s*: with /m, \s* would run across blank lines from every line start (quadratic).
+  return /^[ \t]*["']?project_?id["']?[ \t]*:/im.test(text);
 }
 
 /** Canonical spelling of a control key written as projectID, project_id, git_commit_msg, ... */

@@ -1,5 +1,4 @@
 import type { FileText, Line } from './text.js';
-import { newLine } from './text.js';
 
 /** One line of an edit: kept context, a line to remove, or a line to add. */
 export interface EditLine {
@@ -8,13 +7,16 @@ export interface EditLine {
 }
 
 /**
- * The matching tiers, tried in order; the first tier with any match decides.
- * exact → loose (line endings, trailing and inner whitespace runs, Unicode punctuation)
- * → indent (leading whitespace differs but relative indentation is consistent; the
- * replacement is re-indented) → fuzzy (blank lines skipped, a few context lines differ).
+ * The matching tiers, tried in order; the first tier with any match decides. Every tier
+ * compares the whole text of every context and removed line; they differ only in which
+ * whitespace they ignore, never in the code:
+ * exact → loose (line endings, trailing and inner whitespace runs, and the typographic quotes,
+ * dashes and spaces chat windows substitute) → indent (leading whitespace differs but relative
+ * indentation is consistent; the replacement is re-indented) → blank-lines (as indent, and
+ * blank lines the answer added or left out are skipped on both sides).
  */
-export type MatchTier = 'exact' | 'loose' | 'indent' | 'fuzzy';
-export const MATCH_TIERS: readonly MatchTier[] = ['exact', 'loose', 'indent', 'fuzzy'];
+export type MatchTier = 'exact' | 'loose' | 'indent' | 'blank-lines';
+export const MATCH_TIERS: readonly MatchTier[] = ['exact', 'loose', 'indent', 'blank-lines'];
 
 /** Where an edit's old lines sit in the file: pairs of (old line index, file line index). */
 export interface Placement {
@@ -28,6 +30,40 @@ export type LocateResult =
   | { readonly kind: 'found'; readonly placement: Placement }
   | { readonly kind: 'ambiguous'; readonly tier: MatchTier; readonly lines: readonly number[]; readonly placements: readonly Placement[] }
   | { readonly kind: 'missing' };
+
+/**
+ * A bound on the matching work of one answer: file lines scanned, summed over every edit and
+ * tier. Real answers use a small fraction of it; a pathological one (thousands of edits of a
+ * growing file) is refused instead of taking seconds.
+ */
+export class WorkBudget {
+  constructor(private left: number) {}
+
+  /** Takes `lines` from the budget; false once it is spent. */
+  charge(lines: number): boolean {
+    this.left -= lines;
+    return this.left >= 0;
+  }
+}
+
+/** Line visits one answer's plan may spend (about 200 ms on a slow machine). */
+export const PLAN_WORK_LINES = 2_000_000;
+
+/** How to choose among places: the single one (default) or the first from `from` on (V4A after an anchor). */
+export interface LocateOptions {
+  /** First file line a match may start at. */
+  readonly from?: number;
+  /** Take the first match at or after `from` instead of requiring a single one. */
+  readonly first?: boolean;
+  /** The file line where the first non-blank old line is expected (a diff's line number): decides between several places. */
+  readonly hint?: number;
+  /** Only a place that ends with the file's last (non-blank) line counts (V4A's `*** End of File`). */
+  readonly atEnd?: boolean;
+  /** The answer's matching budget; charged per tier tried. */
+  readonly budget?: WorkBudget;
+  /** Keys of the edit's lines already computed, per tier (variants of one edit share most lines). */
+  readonly keys?: Map<MatchTier, Map<string, string>>;
+}
 
 const PUNCTUATION: ReadonlyArray<readonly [RegExp, string]> = [
   [/[\u2018\u2019\u201A\u201B\u2032\u00B4]/g, "'"],
@@ -47,7 +83,8 @@ function normalisePunctuation(text: string): string {
   return out;
 }
 
-function leadingWhitespace(text: string): string {
+/** The spaces and tabs a line starts with. */
+export function leadingWhitespace(text: string): string {
   return /^[ \t]*/.exec(text)![0];
 }
 
@@ -61,7 +98,7 @@ export function lineKey(text: string, tier: MatchTier): string {
       return indent + normalisePunctuation(text.slice(indent.length)).replace(/[ \t]+/g, ' ').trimEnd();
     }
     case 'indent':
-    case 'fuzzy':
+    case 'blank-lines':
       return normalisePunctuation(text).replace(/[ \t]+/g, ' ').trim();
   }
 }
@@ -75,91 +112,241 @@ export function indentWidth(text: string): number {
   return width;
 }
 
-/** Caches the per-tier keys of a file's lines (a file is searched many times per patch). */
-export class KeyedFile {
-  private readonly keys = new Map<MatchTier, string[]>();
-  private readonly index = new Map<MatchTier, Map<string, number[]>>();
-  constructor(readonly file: FileText) {}
+/**
+ * The loose and whitespace-free keys of a file line, computed once per line object: a file is
+ * searched by every edit of an answer, and unchanged lines keep their object across edits.
+ */
+const lineKeys = new WeakMap<Line, { loose?: string; bare?: string }>();
 
-  keysFor(tier: MatchTier): string[] {
-    let keys = this.keys.get(tier);
-    if (!keys) {
-      keys = this.file.lines.map((l) => lineKey(l.text, tier));
-      this.keys.set(tier, keys);
-    }
-    return keys;
+function fileLineKey(line: Line, tier: MatchTier): string {
+  if (tier === 'exact') return line.text;
+  let cached = lineKeys.get(line);
+  if (!cached) {
+    cached = {};
+    lineKeys.set(line, cached);
   }
+  if (tier === 'loose') return (cached.loose ??= lineKey(line.text, 'loose'));
+  return (cached.bare ??= lineKey(line.text, 'indent'));
+}
 
-  /** Line numbers whose key equals `key`. */
-  positionsOf(tier: MatchTier, key: string): readonly number[] {
-    let map = this.index.get(tier);
-    if (!map) {
-      map = new Map();
-      this.keysFor(tier).forEach((k, i) => {
-        const list = map!.get(k);
-        if (list) list.push(i);
-        else map!.set(k, [i]);
-      });
-      this.index.set(tier, map);
+// Two polynomial rolling hashes over line ids; moduli below 2^26 keep every product exact in a double.
+const MOD_A = 67108859;
+const MOD_B = 67108837;
+const BASE_A = 40503;
+const BASE_B = 52511;
+
+/** A tier's view of the file: the line ids compared (blank ones dropped for blank-lines) and their prefix hashes. */
+interface Sequence {
+  readonly ids: Int32Array;
+  /** File line of each position; null when position and line are the same (every tier but blank-lines). */
+  readonly lines: Int32Array | null;
+  /** Rolling-hash prefixes, built only when a search must fall back to them (see locateInTier). */
+  prefixes?: { readonly a: Float64Array; readonly b: Float64Array };
+}
+
+/** The rolling-hash prefixes of a sequence, built on first need. */
+function prefixesOf(seq: Sequence): { readonly a: Float64Array; readonly b: Float64Array } {
+  if (seq.prefixes) return seq.prefixes;
+  const { ids } = seq;
+  const a = new Float64Array(ids.length + 1);
+  const b = new Float64Array(ids.length + 1);
+  for (let i = 0; i < ids.length; i += 1) {
+    a[i + 1] = (a[i]! * BASE_A + ids[i]!) % MOD_A;
+    b[i + 1] = (b[i]! * BASE_B + ids[i]!) % MOD_B;
+  }
+  seq.prefixes = { a, b };
+  return seq.prefixes;
+}
+
+/** The same id space for every version of a file an answer produces (ids of equal keys are equal). */
+class KeyIds {
+  private readonly ids = new Map<string, number>();
+  get(key: string, create: boolean): number | undefined {
+    let id = this.ids.get(key);
+    if (id === undefined && create) {
+      id = this.ids.size + 1;
+      this.ids.set(key, id);
     }
-    return map.get(key) ?? [];
+    return id;
   }
 }
 
-/** Finds the single place where `old` lines occur, trying the tiers in order. */
-export function locate(keyed: KeyedFile, edit: readonly EditLine[], tiers: readonly MatchTier[] = MATCH_TIERS): LocateResult {
-  const old: string[] = [];
-  const removals = new Set<number>();
-  for (const e of edit) {
-    if (e.op === 'add') continue;
-    if (e.op === 'del') removals.add(old.length);
-    old.push(e.text);
+/** The files already prepared for searching: an edit of a file derives the next version's index instead of rebuilding it. */
+const prepared = new WeakMap<FileText, KeyedFile>();
+
+/**
+ * A file prepared for searching: per-tier line ids and rolling hashes, built on first use. The
+ * version after an edit is derived by splicing (unchanged lines keep their ids), so many edits
+ * of one file cost a copy and some arithmetic each, not a re-reading of every line.
+ */
+export class KeyedFile {
+  private readonly sequences = new Map<MatchTier, Sequence>();
+  private static powers: { a: number[]; b: number[] } = { a: [1], b: [1] };
+  private constructor(
+    readonly file: FileText,
+    private readonly keyIds: KeyIds,
+  ) {}
+
+  /** The prepared form of a file (shared by every edit that searches this version). */
+  static of(file: FileText): KeyedFile {
+    let keyed = prepared.get(file);
+    if (!keyed) {
+      keyed = new KeyedFile(file, new KeyIds());
+      prepared.set(file, keyed);
+    }
+    return keyed;
   }
+
+  /** Registers the version made by replacing `removed` lines at `start` with `inserted` lines (it is `next`). */
+  spliced(next: FileText, start: number, removed: number, inserted: number): void {
+    if (prepared.has(next)) return;
+    const derived = new KeyedFile(next, this.keyIds);
+    for (const [tier, seq] of this.sequences) {
+      if (seq.lines !== null) continue; // blank-lines maps positions to lines: rebuilt when needed
+      const ids = new Int32Array(next.lines.length);
+      ids.set(seq.ids.subarray(0, start), 0);
+      for (let k = 0; k < inserted; k += 1) ids[start + k] = this.keyIds.get(fileLineKey(next.lines[start + k]!, tier), true)!;
+      ids.set(seq.ids.subarray(start + removed), start + inserted);
+      derived.sequences.set(tier, { ids, lines: null });
+    }
+    prepared.set(next, derived);
+  }
+
+  /** The id of a key in this file's id space (undefined when no line has it and `create` is false). */
+  idOf(key: string, create: boolean): number | undefined {
+    return this.keyIds.get(key, create);
+  }
+
+  /** The tier's sequence, built on first use. */
+  sequence(tier: MatchTier): Sequence {
+    let seq = this.sequences.get(tier);
+    if (seq) return seq;
+    const all = this.file.lines;
+    const positions: number[] = [];
+    const idList: number[] = [];
+    for (let i = 0; i < all.length; i += 1) {
+      const key = fileLineKey(all[i]!, tier);
+      if (tier === 'blank-lines' && key === '') continue;
+      positions.push(i);
+      idList.push(this.keyIds.get(key, true)!);
+    }
+    seq = { ids: Int32Array.from(idList), lines: tier === 'blank-lines' ? Int32Array.from(positions) : null };
+    this.sequences.set(tier, seq);
+    return seq;
+  }
+
+  /** Whether the tier's sequence is already built (building costs a pass over the file). */
+  has(tier: MatchTier): boolean {
+    return this.sequences.has(tier);
+  }
+
+  /** BASE^length modulo each modulus. */
+  power(length: number): { a: number; b: number } {
+    const { a, b } = KeyedFile.powers;
+    while (a.length <= length) {
+      a.push((a[a.length - 1]! * BASE_A) % MOD_A);
+      b.push((b[b.length - 1]! * BASE_B) % MOD_B);
+    }
+    return { a: a[length]!, b: b[length]! };
+  }
+}
+
+/** At most this many places are collected: beyond it an edit is ambiguous whatever the filters say. */
+const MAX_PLACEMENTS = 64;
+/** Up to this many places starting with the edit's first line are checked one by one; more go through the rolling hash. */
+const DIRECT_CANDIDATES = 256;
+
+/** Finds where `old` lines occur, trying the tiers in order (the single place, or as `options` say). */
+export function locate(keyed: KeyedFile, edit: readonly EditLine[], tiers: readonly MatchTier[] = MATCH_TIERS, options: LocateOptions = {}): LocateResult {
+  const old: string[] = [];
+  for (const e of edit) if (e.op !== 'add') old.push(e.text);
   if (old.length === 0) return { kind: 'missing' };
   for (const tier of tiers) {
-    const found = tier === 'fuzzy' ? locateFuzzy(keyed, old, removals) : locateContiguous(keyed, old, tier);
-    if (found.length === 1) return { kind: 'found', placement: found[0]! };
-    if (found.length > 1) {
-      // A place made only of lines an earlier edit of this answer inserted is not where the
-      // answer meant: it could not have seen them. If that leaves one place, it is the one.
-      const original = found.filter((p) => p.pairs.some(([, f]) => keyed.file.lines[f]!.inserted !== true));
-      if (original.length === 1) return { kind: 'found', placement: original[0]! };
-      return { kind: 'ambiguous', tier, lines: found.map((p) => p.start + 1), placements: found };
+    const found = locateInTier(keyed, old, tier, options);
+    if (found.length === 0) continue;
+    if (found.length === 1 || options.first === true) return { kind: 'found', placement: found[0]! };
+    // A place made only of lines an earlier edit of this answer inserted is not where the
+    // answer meant: it could not have seen them. If that leaves one place, it is the one.
+    const original = found.filter((p) => p.pairs.some(([, f]) => keyed.file.lines[f]!.inserted !== true));
+    if (original.length === 1) return { kind: 'found', placement: original[0]! };
+    if (options.hint !== undefined) {
+      const firstReal = old.findIndex((t) => t.trim() !== '');
+      const atHint = found.filter((p) => p.pairs.some(([o, f]) => o === firstReal && f === options.hint));
+      if (atHint.length === 1) return { kind: 'found', placement: atHint[0]! };
     }
+    return { kind: 'ambiguous', tier, lines: found.map((p) => p.start + 1), placements: found };
   }
   return { kind: 'missing' };
 }
 
-function locateContiguous(keyed: KeyedFile, old: readonly string[], tier: MatchTier): Placement[] {
-  const keys = keyed.keysFor(tier);
-  const oldKeys = old.map((t) => lineKey(t, tier));
-  // Anchor on the most selective non-blank line to keep the scan cheap on long files.
-  let anchor = 0;
-  let anchorCount = Infinity;
-  oldKeys.forEach((k, i) => {
-    if (k.trim() === '') return;
-    const count = keyed.positionsOf(tier, k).length;
-    if (count < anchorCount) {
-      anchor = i;
-      anchorCount = count;
+/**
+ * Every place (up to MAX_PLACEMENTS) where the old lines' keys equal a run of the file's keys.
+ * Windows are compared by rolling hash, so the work is linear in the file whatever the lines
+ * repeat; a hash hit is confirmed key by key.
+ */
+function locateInTier(keyed: KeyedFile, old: readonly string[], tier: MatchTier, options: LocateOptions): Placement[] {
+  const seq = keyed.sequence(tier); // registers the file's keys of this tier first
+  let memo = options.keys?.get(tier);
+  if (options.keys && !memo) options.keys.set(tier, (memo = new Map()));
+  const oldIndex: number[] = [];
+  const idList: number[] = [];
+  for (const [i, text] of old.entries()) {
+    let key = memo?.get(text);
+    if (key === undefined) {
+      key = lineKey(text, tier);
+      memo?.set(text, key);
     }
-  });
-  const candidates = anchorCount === Infinity ? keys.map((_, i) => i + anchor) : keyed.positionsOf(tier, oldKeys[anchor]!);
+    if (tier === 'blank-lines' && key === '') continue;
+    const id = keyed.idOf(key, false);
+    if (id === undefined) return []; // a line the file does not have in this tier: no need to look further
+    oldIndex.push(i);
+    idList.push(id);
+  }
+  const m = idList.length;
+  if (m === 0) return [];
+  const oldIds = Int32Array.from(idList);
+  const { ids } = seq;
+  const n = ids.length;
+  if (m > n) return [];
+  const lineAt = (position: number): number => (seq.lines === null ? position : seq.lines[position]!);
+  const from = options.from ?? 0;
+  let first = options.atEnd === true ? n - m : 0;
+  while (first <= n - m && lineAt(first) < from) first += 1;
   const found: Placement[] = [];
-  for (const at of candidates) {
-    const start = at - anchor;
-    if (start < 0 || start + old.length > keys.length) continue;
-    let same = true;
-    for (let j = 0; j < old.length; j += 1) {
-      if (keys[start + j] !== oldKeys[j]) {
-        same = false;
-        break;
-      }
+  const consider = (s: number): boolean => {
+    for (let j = 0; j < m; j += 1) if (ids[s + j] !== oldIds[j]) return false;
+    const pairs = oldIndex.map((o, j) => [o, lineAt(s + j)] as const);
+    if ((tier === 'indent' || tier === 'blank-lines') && !indentStructureAgrees(old, keyed.file.lines, pairs)) return false;
+    found.push({ tier, start: pairs[0]![1], end: pairs[pairs.length - 1]![1] + 1, pairs });
+    return true;
+  };
+  const last = n - m;
+  // Most edits start with a line that occurs a few times at most: check those places directly.
+  const starts: number[] = [];
+  for (let s = first; s <= last && starts.length <= DIRECT_CANDIDATES; s += 1) if (ids[s] === oldIds[0]) starts.push(s);
+  if (starts.length <= DIRECT_CANDIDATES) {
+    for (const s of starts) {
+      if (consider(s) && options.first === true) break;
+      if (found.length >= MAX_PLACEMENTS) break;
     }
-    if (!same) continue;
-    const pairs = old.map((_, j) => [j, start + j] as const);
-    if (tier === 'indent' && !indentStructureAgrees(old, keyed.file.lines, pairs)) continue;
-    found.push({ tier, start, end: start + old.length, pairs });
+    return found;
+  }
+  // A first line that repeats everywhere (`}`, a blank): compare windows by rolling hash, so the
+  // work stays linear in the file whatever the lines repeat; a hash hit is confirmed id by id.
+  const prefixes = prefixesOf(seq);
+  let hashA = 0;
+  let hashB = 0;
+  for (let j = 0; j < m; j += 1) {
+    hashA = (hashA * BASE_A + oldIds[j]!) % MOD_A;
+    hashB = (hashB * BASE_B + oldIds[j]!) % MOD_B;
+  }
+  const power = keyed.power(m);
+  for (let s = first; s <= last && found.length < MAX_PLACEMENTS; s += 1) {
+    const a = (((prefixes.a[s + m]! - ((prefixes.a[s]! * power.a) % MOD_A)) % MOD_A) + MOD_A) % MOD_A;
+    if (a !== hashA) continue;
+    const b = (((prefixes.b[s + m]! - ((prefixes.b[s]! * power.b) % MOD_B)) % MOD_B) + MOD_B) % MOD_B;
+    if (b !== hashB) continue;
+    if (consider(s) && options.first === true) break;
   }
   return found;
 }
@@ -183,219 +370,4 @@ export function indentStructureAgrees(old: readonly string[], fileLines: readonl
     previous = current;
   }
   return true;
-}
-
-/**
- * For each indentation width of the old lines, the indentation the file uses there: the old
- * indentation itself when the file has it verbatim for that width, else the file's most common.
- */
-export function indentMapping(old: readonly string[], fileLines: readonly Line[], pairs: ReadonlyArray<readonly [number, number]>): Map<number, string> {
-  const seen = new Map<number, Map<string, number>>();
-  const verbatim = new Map<number, string>();
-  for (const [o, f] of pairs) {
-    const oldText = old[o]!;
-    if (oldText.trim() === '') continue;
-    const oldIndent = leadingWhitespace(oldText);
-    const fileIndent = leadingWhitespace(fileLines[f]!.text);
-    const width = indentWidth(oldText);
-    const counts = seen.get(width) ?? new Map<string, number>();
-    counts.set(fileIndent, (counts.get(fileIndent) ?? 0) + 1);
-    seen.set(width, counts);
-    if (oldIndent === fileIndent) verbatim.set(width, fileIndent);
-  }
-  const mapping = new Map<number, string>();
-  for (const [width, counts] of seen) {
-    mapping.set(width, verbatim.get(width) ?? [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
-  }
-  return mapping;
-}
-
-const FUZZY_MIN_LINES = 3;
-
-/**
- * Bounded fuzzy placement: blank lines are ignored on both sides, every removed line must match
- * (ignoring whitespace), and at most a quarter of the context lines (at least one) may differ,
- * each still similar. The best window must be unique.
- */
-function locateFuzzy(keyed: KeyedFile, old: readonly string[], removals: ReadonlySet<number>): Placement[] {
-  const keys = keyed.keysFor('fuzzy');
-  const oldIdx = old.map((_, i) => i).filter((i) => old[i]!.trim() !== '');
-  if (oldIdx.length < FUZZY_MIN_LINES) return [];
-  const oldKeys = oldIdx.map((i) => lineKey(old[i]!, 'fuzzy'));
-  const fileIdx: number[] = [];
-  const nonBlankIndex = new Map<number, number>();
-  keys.forEach((k, i) => {
-    if (k === '') return;
-    nonBlankIndex.set(i, fileIdx.length);
-    fileIdx.push(i);
-  });
-  const m = oldIdx.length;
-  const contextCount = oldIdx.filter((i) => !removals.has(i)).length;
-  const allowedMisses = Math.max(1, Math.floor(contextCount / 4));
-  const neededHits = Math.max(m - allowedMisses, Math.ceil(m / 2));
-  // Only windows where enough lines already agree exactly are worth an edit-distance check.
-  const votes = new Map<number, number>();
-  oldKeys.forEach((k, j) => {
-    for (const at of keyed.positionsOf('fuzzy', k)) {
-      for (const s of [nonBlankIndex.get(at)! - j, nonBlankIndex.get(at)! - j - 1]) {
-        if (s >= 0 && s + m <= fileIdx.length) votes.set(s, (votes.get(s) ?? 0) + 1);
-      }
-    }
-  });
-  /** Misses of old line j against file position p (Infinity: a removal differs, or too unlike). */
-  const miss = (j: number, p: number): number => {
-    const fk = keys[fileIdx[p]!]!;
-    if (fk === oldKeys[j]) return 0;
-    if (removals.has(oldIdx[j]!)) return Infinity;
-    return similarity(fk, oldKeys[j]!) < 0.6 ? Infinity : 1;
-  };
-  // Every qualifying window counts: two of them mean the text repeats, which is ambiguous.
-  const placements = new Map<string, Placement>();
-  for (const [s, hits] of [...votes.entries()].sort((a, b) => a[0] - b[0])) {
-    if (hits < neededHits - 1) continue;
-    // skip = -1: the window as is; skip = k: one file line the answer left out sits before old line k.
-    for (let skip = -1; skip < m; skip += 1) {
-      if (skip === 0) continue;
-      if (skip > 0 && (s + m >= fileIdx.length || removals.has(oldIdx[skip - 1]!) || removals.has(oldIdx[skip]!))) continue;
-      let misses = skip > 0 ? 1 : 0;
-      for (let j = 0; j < m && misses <= allowedMisses; j += 1) misses += miss(j, s + j + (skip > 0 && j >= skip ? 1 : 0));
-      if (misses > allowedMisses) continue;
-      const pairs = oldIdx.map((o, j) => [o, fileIdx[s + j + (skip > 0 && j >= skip ? 1 : 0)]!] as const);
-      // Fuzzy never relaxes indentation structure: in Python it is meaning, not style.
-      if (!indentStructureAgrees(old, keyed.file.lines, pairs)) continue;
-      const key = pairs.map(([, f]) => f).join(',');
-      if (!placements.has(key)) placements.set(key, { tier: 'fuzzy', start: pairs[0]![1], end: pairs[pairs.length - 1]![1] + 1, pairs });
-      break;
-    }
-  }
-  return [...placements.values()];
-}
-
-/** Similarity of two strings in [0, 1] from their edit distance. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  const longest = Math.max(a.length, b.length);
-  if (longest === 0) return 1;
-  if (Math.abs(a.length - b.length) / longest > 0.5) return 0;
-  return 1 - levenshtein(a, b) / longest;
-}
-
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** The indentation step of a file: a tab, or the most common increase in leading spaces. */
-export function detectIndentUnit(lines: readonly string[]): string {
-  let tabs = 0;
-  let spaces = 0;
-  const steps = new Map<number, number>();
-  let previous = 0;
-  for (const text of lines) {
-    if (text.trim() === '') continue;
-    if (text.startsWith('\t')) tabs += 1;
-    else if (text.startsWith(' ')) spaces += 1;
-    const width = indentWidth(text);
-    const step = width - previous;
-    if (step > 0 && !text.startsWith('\t')) steps.set(step, (steps.get(step) ?? 0) + 1);
-    previous = width;
-  }
-  if (tabs > spaces) return '\t';
-  let unit = 0;
-  let seen = 0;
-  for (const [step, count] of steps) {
-    if (step <= 8 && (count > seen || (count === seen && step < unit))) {
-      unit = step;
-      seen = count;
-    }
-  }
-  return ' '.repeat(unit || 2);
-}
-
-/**
- * Builds the lines that replace the placed region: context lines come from the file verbatim,
- * removed lines go, added lines are written with the file's indentation when the match was
- * made by relative indentation.
- */
-export function renderPlacement(file: FileText, edit: readonly EditLine[], placement: Placement): Line[] {
-  const oldLines = edit.filter((e) => e.op !== 'add').map((e) => e.text);
-  const fileOf = new Map(placement.pairs.map(([o, f]) => [o, f]));
-  const reindent = makeReindenter(file, edit, oldLines, placement);
-  const out: Line[] = [];
-  let cursor = placement.start;
-  let oldIndex = 0;
-  let previousOp: EditLine['op'] | null = null;
-  const nextAlignedOp = (fromOld: number): EditLine['op'] | null => {
-    let o = 0;
-    for (const e of edit) {
-      if (e.op === 'add') continue;
-      if (o >= fromOld && fileOf.has(o)) return e.op;
-      o += 1;
-    }
-    return null;
-  };
-  for (const e of edit) {
-    if (e.op === 'add') {
-      out.push(newLine(reindent(e.text)));
-      continue;
-    }
-    const target = fileOf.get(oldIndex);
-    if (target === undefined && e.text.trim() === '') {
-      // A blank line of the answer the fuzzy tier did not pair: it stands for the file's blank
-      // line at this point, if there is one, so what follows lands after it.
-      const line = file.lines[cursor];
-      if (line && line.text.trim() === '' && cursor < placement.end) {
-        if (e.op === 'ctx') out.push(line);
-        cursor += 1;
-      }
-    }
-    if (target !== undefined) {
-      // File lines the fuzzy tier skipped stay; blank ones inside a removal go with it.
-      const dropBlankGap = previousOp === 'del' && nextAlignedOp(oldIndex) === 'del';
-      for (let k = cursor; k < target; k += 1) if (!dropBlankGap || file.lines[k]!.text.trim() !== '') out.push(file.lines[k]!);
-      if (e.op === 'ctx') out.push(file.lines[target]!);
-      cursor = target + 1;
-      previousOp = e.op;
-    }
-    oldIndex += 1;
-  }
-  return out;
-}
-
-function makeReindenter(file: FileText, edit: readonly EditLine[], oldLines: readonly string[], placement: Placement): (text: string) => string {
-  if (placement.tier === 'exact' || placement.tier === 'loose') return (text) => text;
-  const verbatim = placement.pairs.every(([o, f]) => oldLines[o]!.trim() === '' || leadingWhitespace(oldLines[o]!) === leadingWhitespace(file.lines[f]!.text));
-  if (verbatim) return (text) => text;
-  const mapping = indentMapping(oldLines, file.lines, placement.pairs);
-  if (mapping.size === 0) return (text) => text;
-  const fileUnit = detectIndentUnit(file.lines.map((l) => l.text));
-  const oldUnitWidth = indentWidth(detectIndentUnit(edit.map((e) => e.text))) || 2;
-  const known = [...mapping.entries()].sort((a, b) => a[0] - b[0]);
-  const fileUsesTabs = [...mapping.values()].some((indent) => indent.includes('\t'));
-  return (text) => {
-    if (text.trim() === '') return '';
-    // A tab-indented line for a tab-indented file is already in the file's style.
-    if (fileUsesTabs && /^\t+\S/.test(text)) return text;
-    const width = indentWidth(text);
-    const body = text.slice(leadingWhitespace(text).length);
-    const exact = mapping.get(width);
-    if (exact !== undefined) return exact + body;
-    const below = [...known].reverse().find(([w]) => w < width);
-    if (below) {
-      const levels = Math.max(0, Math.round((width - below[0]) / oldUnitWidth));
-      return below[1] + fileUnit.repeat(levels) + body;
-    }
-    const above = known[0]!;
-    const levels = Math.round((above[0] - width) / oldUnitWidth);
-    let indent = above[1];
-    for (let i = 0; i < levels; i += 1) indent = indent.endsWith(fileUnit) ? indent.slice(0, indent.length - fileUnit.length) : indent.replace(/[ \t]$/, '');
-    return indent + body;
-  };
 }

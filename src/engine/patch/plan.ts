@@ -1,12 +1,14 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import nodePath from 'node:path';
-import type { ApplyFailureCode, FileOperation } from './types.js';
-import type { MatchTier } from './match.js';
+import type { ApplyFailureCode, FileOperation, PatchFailure } from './types.js';
+import { closestLines, describeClosest } from './closest.js';
+import { PLAN_WORK_LINES, WorkBudget, type MatchTier } from './match.js';
 import { fromFileText, looksBinary, toFileText, type FileText } from './text.js';
 import { applyReplace } from './strategies/replace.js';
 import { applySearchReplace, parseSearchReplace } from './strategies/search-replace.js';
 import { applyUnifiedDiff, parseUnifiedDiff } from './strategies/unified.js';
+import { applyV4AUpdate } from './strategies/v4a.js';
 import { resolveInsideRoot } from '../fs/safe-path.js';
 import { tickOwnedPaths } from '../fs/protected.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
@@ -43,15 +45,21 @@ interface Entry {
 class VirtualTree {
   private readonly entries = new Map<string, Entry>();
   private readonly tickOwned: readonly string[];
+  private readonly resolved = new Map<string, Result<string, ApplyFailureCode>>();
   constructor(private readonly root: string) {
     this.tickOwned = tickOwnedPaths(root);
   }
 
   /** The path where it really is (after links inside the project), or the chokepoint's refusal. */
   resolve(raw: string): Result<string, ApplyFailureCode> {
-    const safe = resolveInsideRoot(this.root, raw, { tickOwned: this.tickOwned });
-    if (!safe.ok) return fail('UNSAFE_PATH', `${safe.error.code}: ${safe.error.message} The whole response was refused; nothing was written.`, raw);
-    return ok(safe.value.relative);
+    // Checking a path costs file-system calls; an answer names the same path many times.
+    let resolved = this.resolved.get(raw);
+    if (!resolved) {
+      const safe = resolveInsideRoot(this.root, raw, { tickOwned: this.tickOwned });
+      resolved = safe.ok ? ok(safe.value.relative) : fail('UNSAFE_PATH', `${safe.error.code}: ${safe.error.message} The whole response was refused; nothing was written.`, raw);
+      this.resolved.set(raw, resolved);
+    }
+    return resolved;
   }
 
   entry(relative: string): Entry {
@@ -89,94 +97,135 @@ class VirtualTree {
   }
 }
 
+/** More file operations than any real answer holds; beyond it the plan would only cost time. */
+const MAX_OPERATIONS = 400;
+
+function failPlan(code: ApplyFailureCode, message: string): { ok: false; error: PatchFailure<ApplyFailureCode> } {
+  return { ok: false, error: { code, message } };
+}
+
 /** Applies every operation in memory, in order; the first failure refuses the whole response. */
-export function planOperations(root: string, operations: readonly FileOperation[]): Result<Plan, ApplyFailureCode> {
+export function planOperations(root: string, operations: readonly FileOperation[]): { ok: true; value: Plan } | { ok: false; error: PatchFailure<ApplyFailureCode> } {
+  if (operations.length > MAX_OPERATIONS) {
+    return failPlan('PLAN_TOO_LARGE', `The answer holds ${operations.length} file operations; Relay Desk applies at most ${MAX_OPERATIONS} in one answer, so that each can be checked. Nothing was applied; ask for the change in parts.`);
+  }
   const tree = new VirtualTree(root);
   const tiers: Record<string, MatchTier[]> = {};
   // Check every path first so that an unsafe path is reported even after a failing edit.
-  for (const op of operations) {
+  for (const [index, op] of operations.entries()) {
     for (const raw of op.kind === 'rename' ? [op.from, op.to] : [op.path]) {
       const resolved = tree.resolve(raw);
-      if (!resolved.ok) return resolved;
+      if (!resolved.ok) return { ok: false, error: { ...resolved.error, operation: index } };
     }
   }
-  for (const op of operations) {
-    switch (op.kind) {
-      case 'write': {
-        const path = (tree.resolve(op.path) as { value: string }).value;
-        const entry = tree.entry(path);
-        if (entry.isDirectory) return fail('FILE_EXISTS', `${path} is a folder, not a file.`, path);
-        if (entry.current !== null && entry.original !== null && looksBinary(entry.original)) {
-          return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
-        }
-        const creates = op.strategy === 'replace' || op.inferred === true || createsNewFile(op);
-        const clash = creates && entry.original === null && entry.current === null ? caseClash(root, path) : null;
-        if (clash) {
-          return fail('PATH_CASE_CLASH', `${path} would be a new file next to ${clash}, which differs only in case: on macOS and Windows they are the same file. It is not clear whether the answer means to replace ${clash}; nothing was applied.`, path);
-        }
-        if (entry.notUtf8 && entry.current !== null) {
-          return fail('ENCODING_UNSUPPORTED', `${path} is not UTF-8 text (Latin-1 or another legacy encoding?). Relay Desk patches UTF-8 files only, so that no byte it does not mean to change is altered; convert the file to UTF-8 first. Nothing was applied.`, path);
-        }
-        const applied = applyWrite(entry.current, op, path, entry.original);
-        if (!applied.ok) {
-          const near = applied.error.code === 'FILE_NOT_FOUND' ? nearbyPath(root, path) : null;
-          return near ? fail(applied.error.code, `${applied.error.message} Did you mean ${near}?`, path) : applied;
-        }
-        entry.current = applied.value.file;
-        (tiers[path] ??= []).push(...applied.value.tiers);
-        break;
-      }
-      case 'delete': {
-        const path = (tree.resolve(op.path) as { value: string }).value;
-        const entry = tree.entry(path);
-        if (entry.current === null) return fail('DELETE_MISSING', `${path}: cannot delete a file that does not exist.`, path);
-        entry.current = null;
-        break;
-      }
-      case 'rename': {
-        const from = (tree.resolve(op.from) as { value: string }).value;
-        let to = (tree.resolve(op.to) as { value: string }).value;
-        // "to": "scripts/dev/" (or an existing folder) means into that folder, as with mv.
-        if (/[\\/]\s*$/.test(op.to) || tree.entry(to).isDirectory) to = `${to}/${nodePath.posix.basename(from)}`;
-        const source = tree.entry(from);
-        const target = tree.entry(to);
-        const clash = target.current === null ? caseClash(root, to) : null;
-        if (clash) return fail('PATH_CASE_CLASH', `Cannot rename ${from} to ${to}: ${clash} already exists and differs only in case (the same file on macOS and Windows). Nothing was applied.`, to);
-        if (source.current === null) return fail('RENAME_SOURCE_MISSING', `Cannot rename ${from}: it does not exist.`, from);
-        if (from === to) break;
-        if (target.current !== null || target.isDirectory) {
-          return fail('RENAME_TARGET_EXISTS', `Cannot rename ${from} to ${to}: ${to} already exists. Nothing was applied.`, to);
-        }
-        target.current = source.current;
-        source.current = null;
-        break;
-      }
-      default:
-        assertNever(op);
-    }
+  const budget = new WorkBudget(PLAN_WORK_LINES);
+  for (const [index, op] of operations.entries()) {
+    const planned = planOne(tree, root, op, tiers, budget);
+    if (!planned.ok) return { ok: false, error: { ...planned.error, operation: index } };
   }
   return ok({ changes: tree.changes(), tiers });
 }
 
-function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string, original: string | null): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
-  if (file === null && op.inferred && !createsNewFile(op)) {
-    // No strategy word, a body that looks like a patch, and no such file: the body can only be
-    // the new file's content (a test fixture holding a diff, say).
+/** Applies one operation to the virtual tree. */
+function planOne(tree: VirtualTree, root: string, op: FileOperation, tiers: Record<string, MatchTier[]>, budget: WorkBudget): Result<void, ApplyFailureCode> | { ok: false; error: PatchFailure<ApplyFailureCode> } {
+  switch (op.kind) {
+    case 'write': {
+      const path = (tree.resolve(op.path) as { value: string }).value;
+      const entry = tree.entry(path);
+      if (entry.isDirectory) return fail('FILE_EXISTS', `${path} is a folder, not a file.`, path);
+      if (entry.current !== null && entry.original !== null && looksBinary(entry.original)) {
+        return fail('BINARY_FILE', `${path} is a binary file; Relay Desk only patches text files.`, path);
+      }
+      const creates = op.strategy === 'replace' || op.inferred === true || createsNewFile(op);
+      const clash = creates && entry.original === null && entry.current === null ? caseClash(root, path) : null;
+      if (clash) {
+        return fail('PATH_CASE_CLASH', `${path} would be a new file next to ${clash}, which differs only in case: on macOS and Windows they are the same file. It is not clear whether the answer means to replace ${clash}; nothing was applied.`, path);
+      }
+      if (entry.notUtf8 && entry.current !== null) {
+        return fail('ENCODING_UNSUPPORTED', `${path} is not UTF-8 text (Latin-1 or another legacy encoding?). Relay Desk patches UTF-8 files only, so that no byte it does not mean to change is altered; convert the file to UTF-8 first. Nothing was applied.`, path);
+      }
+      const applied = applyWrite(entry.current, op, path, entry.original, budget);
+      if (!applied.ok) return explainFailure(applied.error, entry.current, root, path);
+      entry.current = applied.value.file;
+      (tiers[path] ??= []).push(...applied.value.tiers);
+      return ok(undefined);
+    }
+    case 'delete': {
+      const path = (tree.resolve(op.path) as { value: string }).value;
+      const entry = tree.entry(path);
+      if (entry.current === null) return fail('DELETE_MISSING', `${path}: cannot delete a file that does not exist.`, path);
+      entry.current = null;
+      return ok(undefined);
+    }
+    case 'rename': {
+      const from = (tree.resolve(op.from) as { value: string }).value;
+      let to = (tree.resolve(op.to) as { value: string }).value;
+      // "to": "scripts/dev/" (or an existing folder) means into that folder, as with mv.
+      if (/[\\/]\s*$/.test(op.to) || tree.entry(to).isDirectory) to = `${to}/${nodePath.posix.basename(from)}`;
+      const source = tree.entry(from);
+      const target = tree.entry(to);
+      const clash = target.current === null ? caseClash(root, to) : null;
+      if (clash) return fail('PATH_CASE_CLASH', `Cannot rename ${from} to ${to}: ${clash} already exists and differs only in case (the same file on macOS and Windows). Nothing was applied.`, to);
+      if (source.current === null) return fail('RENAME_SOURCE_MISSING', `Cannot rename ${from}: it does not exist.`, from);
+      if (from === to) return ok(undefined);
+      if (target.current !== null || target.isDirectory) {
+        return fail('RENAME_TARGET_EXISTS', `Cannot rename ${from} to ${to}: ${to} already exists. Nothing was applied.`, to);
+      }
+      target.current = source.current;
+      source.current = null;
+      return ok(undefined);
+    }
+    default:
+      return assertNever(op);
+  }
+}
+
+/**
+ * Adds what a person needs to a failed edit: for an edit that matched nowhere, the file's
+ * closest lines (with how alike they are); for a missing file, a file whose name differs in case.
+ */
+function explainFailure(error: PatchFailure<ApplyFailureCode>, file: FileText | null, root: string, path: string): { ok: false; error: PatchFailure<ApplyFailureCode> } {
+  if (error.code === 'FILE_NOT_FOUND') {
+    const near = nearbyPath(root, path);
+    return { ok: false, error: near ? { ...error, message: `${error.message} Did you mean ${near}?` } : error };
+  }
+  const closest = file !== null && error.expected ? closestLines(file, error.expected) : null;
+  if (!closest) return { ok: false, error };
+  return { ok: false, error: { ...error, closest, message: `${error.message}\n${describeClosest(closest)}` } };
+}
+
+function applyWrite(file: FileText | null, op: Extract<FileOperation, { kind: 'write' }>, path: string, original: string | null, budget?: WorkBudget): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+  if (file === null && op.inferred && !createsNewFile(op) && canHoldPatchText(path)) {
+    // No strategy word, a patch-looking body, no such file, and a file that holds data rather
+    // than code (a test fixture, a .diff): the body is the new file's content. Any other edit of
+    // a missing file is refused by its strategy: only an empty SEARCH or a /dev/null diff creates one.
     const replaced = applyReplace(null, op.body, path);
     return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
   }
   switch (op.strategy) {
     case 'replace': {
-      const replaced = applyReplace(file, op.body, path, file === null ? original : undefined);
+      if (op.origin?.format === 'v4a' && file !== null) {
+        return fail('FILE_EXISTS', `${path} already exists, but the patch adds it with "*** Add File:" (the assistant may not have seen it). Nothing was applied; ask for "*** Update File: ${path}" instead.`, path);
+      }
+      // Native whole files end with a newline; Relay's own blocks keep the old file's final-newline state.
+      const endsWithNewline = op.origin !== undefined && op.origin.format !== 'relay' ? true : undefined;
+      const replaced = applyReplace(file, op.body, path, file === null ? original : undefined, endsWithNewline);
       return replaced.ok ? ok({ file: replaced.value, tiers: [] }) : replaced;
     }
     case 'search-replace':
-      return applySearchReplace(file, op.body, path);
+      return applySearchReplace(file, op.body, path, budget);
     case 'unified':
-      return applyUnifiedDiff(file, op.body, path);
+      return applyUnifiedDiff(file, op.body, path, { trustLineNumbers: op.declaredStrategy !== 'new-unified', ...(budget ? { budget } : {}) });
+    case 'v4a':
+      return applyV4AUpdate(file, op.body, path, budget);
     default:
       return assertNever(op.strategy);
   }
+}
+
+/** Files that may hold a diff or SEARCH/REPLACE text as their content: patches, text, fixtures. */
+function canHoldPatchText(path: string): boolean {
+  return /\.(diff|patch|txt|md|markdown|snap|golden|expected|out)$/i.test(path) || /(^|\/)(fixtures?|__fixtures__|testdata|__snapshots__|golden)\//i.test(path);
 }
 
 /** Whether a patch body itself creates the file (a diff from /dev/null, or an empty SEARCH). */

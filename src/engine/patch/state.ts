@@ -8,10 +8,13 @@ import { tickOwnedPaths } from '../fs/protected.js';
 import { checkRelativePath, ownFile, ownFolder, type OwnFolderCode } from '../fs/safe-path.js';
 import { fail, ok, type Result } from '../result.js';
 
+/** Where an operation came from in the answer (its format and line). */
+const OriginSchema = z.object({ format: z.enum(['relay', 'git-diff', 'v4a', 'search-replace', 'whole-file']), line: z.number().int() }).optional();
+
 const FileOperationSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional() }),
-  z.object({ kind: z.literal('delete'), path: z.string() }),
-  z.object({ kind: z.literal('rename'), from: z.string(), to: z.string() }),
+  z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace', 'v4a']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional(), origin: OriginSchema }),
+  z.object({ kind: z.literal('delete'), path: z.string(), origin: OriginSchema }),
+  z.object({ kind: z.literal('rename'), from: z.string(), to: z.string(), origin: OriginSchema }),
 ]);
 
 export const FileStatSchema = z.object({

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { tickOwnedPaths } from '../fs/protected.js';
@@ -9,8 +9,10 @@ import { filesCommandsExecute, type ExecutedFile } from './code-files.js';
 import { STATE_DIR, loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
 import { acquireProjectLock } from './lock.js';
-import { parseResponse } from './parse.js';
-import { planOperations, type PlannedChange } from './plan.js';
+import { planAnswer, readAnswer, type PatchRefusal } from './check.js';
+import { intakeAnswer } from './intake.js';
+import type { PlannedChange } from './plan.js';
+import { replyFor } from './reply.js';
 import { captureOutsideChanges, type OutsideCapture } from './outside-changes.js';
 import {
   commitRecord,
@@ -101,7 +103,7 @@ export type PatchOutcome =
       readonly linter?: LinterVerdict;
     }
   | { readonly status: 'skipped'; readonly uuid?: string; readonly reason: Failure; readonly recovered: readonly Recovery[] }
-  | { readonly status: 'rejected'; readonly uuid?: string; readonly error: Failure; readonly recovered: readonly Recovery[] }
+  | { readonly status: 'rejected'; readonly uuid?: string; readonly error: PatchRefusal; readonly recovered: readonly Recovery[] }
   | { readonly status: 'rolled-back'; readonly uuid: string; readonly error: Failure; readonly files: readonly FileStat[]; readonly recovered: readonly Recovery[] };
 
 /** Points of a transaction where tests can stop the process to prove crash safety. */
@@ -128,15 +130,11 @@ export interface PatchHooks {
 
 export interface ApplyPatchRequest {
   readonly root: string;
-  readonly text: string;
+  /** The answer: bytes as read from a file or stdin, or text from the clipboard; both pass the intake checks. */
+  readonly text: string | Uint8Array;
   readonly source: PatchSource;
   readonly decide: (review: PendingReview) => Promise<Decision>;
   readonly config?: RelayConfig;
-}
-
-/** Hash of a response that ignores line-ending and edge-whitespace differences of the clipboard. */
-export function responseHash(text: string): string {
-  return createHash('sha256').update(text.replace(/\r\n?/g, '\n').trim()).digest('hex').slice(0, 32);
 }
 
 /**
@@ -151,45 +149,40 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
   const config = configResult.value;
   const folder = checkStateFolder(root);
   if (!folder.ok) return { status: 'rejected', error: folder.error, recovered: [] };
+  const intake = intakeAnswer(request.text, { maxBytes: config.patch.maxAnswerBytes, maxLineBytes: config.patch.maxLineBytes });
+  if (!intake.ok) return { status: 'rejected', error: { ...intake.error, reply: replyFor(intake.error) }, recovered: [] };
+  const text = intake.value;
   const lock = acquireProjectLock(root, now(hooks));
   if ('heldBy' in lock) return { status: 'rejected', error: busy(lock.heldBy), recovered: [] };
   try {
     const recovered = recoverPendingUnlocked(root, hooks);
-    const parsed = parseResponse(request.text);
-    if (!parsed.ok) return { status: 'rejected', error: parsed.error, recovered };
-    const { control, operations, reasoning } = parsed.value;
-    const warnings = [...parsed.value.warnings];
-    if (control.projectId !== config.projectId) {
-      return {
-        status: 'rejected',
-        uuid: control.uuid,
-        error: {
-          code: 'PROJECT_ID_MISMATCH',
-          message: `This answer is for project "${control.projectId}", but this project's id is "${config.projectId}". Nothing was applied. Give the assistant the system prompt from \`relay prompt\` so it uses the right projectId.`,
-        },
-        recovered,
-      };
-    }
-    const hash = responseHash(request.text);
+    // An answer without a control block is for this project; its uuid comes from its content.
+    const read = readAnswer(root, text, { projectId: config.projectId });
+    if (!read.ok) return { status: 'rejected', error: read.error, recovered };
+    const answer = read.value;
+    const { operations, reasoning } = answer.parsed;
+    const warnings = [...answer.parsed.warnings];
+    const hash = answer.contentHash;
     const seen = findByContentHash(root, hash);
     if (seen) {
       return { status: 'skipped', uuid: seen, reason: { code: 'ALREADY_APPLIED', message: `This response was already applied as transaction ${seen}; skipped.` }, recovered };
     }
     // The uuid names the record file: a Windows device name (`con`, `nul`…) would open the device.
-    const base = isDeviceName(control.uuid) ? `tx-${control.uuid}` : control.uuid;
-    if (base !== control.uuid) warnings.push(`The answer's uuid ${control.uuid} is a Windows device name; recorded as ${base}.`);
+    const base = isDeviceName(answer.uuid) ? `tx-${answer.uuid}` : answer.uuid;
+    if (base !== answer.uuid) warnings.push(`The answer's uuid ${answer.uuid} is a Windows device name; recorded as ${base}.`);
     let uuid = base;
     for (let n = 2; hasCommitted(root, uuid) || existsSync(pendingPath(root, uuid)); n += 1) uuid = `${base}-${n}`;
-    if (uuid !== base) warnings.push(`The assistant reused uuid ${control.uuid} for a different answer; recorded as ${uuid}.`);
+    if (uuid !== base) warnings.push(`The assistant reused uuid ${answer.uuid} for a different answer; recorded as ${uuid}.`);
     hooks.onEvent?.({ type: 'parsed', uuid, operations: operations.length });
 
-    const plan = planOperations(root, operations);
-    if (!plan.ok) return { status: 'rejected', uuid, error: plan.error, recovered };
-    for (const [file, tiers] of Object.entries(plan.value.tiers)) {
-      if (tiers.includes('fuzzy')) warnings.push(`${file}: placed by fuzzy matching; check the diff.`);
+    const checked = planAnswer(root, answer);
+    if (!checked.ok) return { status: 'rejected', uuid, error: checked.error, recovered };
+    const plan = checked.value.plan;
+    for (const [file, tiers] of Object.entries(plan.tiers)) {
+      if (tiers.includes('blank-lines')) warnings.push(`${file}: matched with blank lines that differ from the file; check the diff.`);
       else if (tiers.includes('indent')) warnings.push(`${file}: matched with different indentation and re-indented to the file's style.`);
     }
-    if (plan.value.changes.length === 0) {
+    if (plan.changes.length === 0) {
       return { status: 'skipped', uuid, reason: { code: 'NO_CHANGES', message: 'The response leaves every file as it is; nothing to apply.' }, recovered };
     }
     const outcome = await runTransaction(
@@ -197,18 +190,18 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
         root,
         config,
         uuid,
-        changes: plan.value.changes,
+        changes: plan.changes,
         decide: request.decide,
         meta: {
-          responseUuid: control.uuid,
+          responseUuid: answer.uuid,
           projectId: config.projectId,
           source: request.source,
           contentHash: hash,
           reasoning,
           operations,
           warnings,
-          ...(control.gitCommitMsg ? { gitCommitMsg: control.gitCommitMsg } : {}),
-          ...(control.promptSummary ? { promptSummary: control.promptSummary } : {}),
+          ...(checked.value.gitCommitMsg ? { gitCommitMsg: checked.value.gitCommitMsg } : {}),
+          ...(checked.value.promptSummary ? { promptSummary: checked.value.promptSummary } : {}),
         },
       },
       hooks,
@@ -671,3 +664,4 @@ function slug(text: string): string {
 }
 
 export { randomUUID as newTransactionId };
+export { responseHash } from './check.js';

@@ -1,5 +1,18 @@
+import type { ClosestLines } from './closest.js';
+import type { Failure } from '../result.js';
+
 /** How the body of a file block is to be applied. */
-export type PatchStrategy = 'replace' | 'unified' | 'search-replace';
+export type PatchStrategy = 'replace' | 'unified' | 'search-replace' | 'v4a';
+
+/** The format an operation was written in: Relay Desk's own dialect or one an assistant uses natively. */
+export type AnswerFormat = 'relay' | 'git-diff' | 'v4a' | 'search-replace' | 'whole-file';
+
+/** Where in the answer an operation comes from, for refusals and replies. */
+export interface OperationOrigin {
+  readonly format: AnswerFormat;
+  /** 1-based line of the answer where the block (or envelope section) starts. */
+  readonly line: number;
+}
 
 /** One change a response asks for, in the order the response gives them. */
 export type FileOperation =
@@ -13,9 +26,10 @@ export type FileOperation =
       readonly declaredStrategy?: string;
       /** True when no strategy word was given and the body looked like a patch. */
       readonly inferred?: boolean;
+      readonly origin?: OperationOrigin;
     }
-  | { readonly kind: 'delete'; readonly path: string }
-  | { readonly kind: 'rename'; readonly from: string; readonly to: string };
+  | { readonly kind: 'delete'; readonly path: string; readonly origin?: OperationOrigin }
+  | { readonly kind: 'rename'; readonly from: string; readonly to: string; readonly origin?: OperationOrigin };
 
 /** The final YAML block of a response. */
 export interface ControlBlock {
@@ -26,14 +40,24 @@ export interface ControlBlock {
   readonly changeSummary?: readonly unknown[];
 }
 
-/** A response that is a patch. */
-export interface ParsedResponse {
-  readonly control: ControlBlock;
+/**
+ * An answer read into operations. `dialect` says how it was read: 'relay' (file blocks with
+ * headers and a control block, Relay Desk's own format) or 'native' (the formats assistants
+ * write on their own: git diffs, V4A envelopes, SEARCH/REPLACE, labelled whole files).
+ */
+export interface ParsedAnswer {
+  readonly control: ControlBlock | null;
+  readonly dialect: 'relay' | 'native';
   readonly operations: readonly FileOperation[];
   /** Prose outside the file blocks, in order. */
   readonly reasoning: readonly string[];
   /** Things the parser tolerated and the user may want to know. */
   readonly warnings: readonly string[];
+}
+
+/** A response in Relay Desk's own format: an answer with its control block. */
+export interface ParsedResponse extends ParsedAnswer {
+  readonly control: ControlBlock;
 }
 
 export type ParseFailureCode =
@@ -43,7 +67,11 @@ export type ParseFailureCode =
   | 'TRUNCATED_RESPONSE'
   | 'NO_OPERATIONS'
   | 'UNHEADED_FILE_BLOCK'
-  | 'INVALID_RENAME_BLOCK';
+  | 'INVALID_RENAME_BLOCK'
+  | 'NOTHING_TO_APPLY'
+  | 'PATCH_MALFORMED'
+  | 'TOO_MANY_CHANGES'
+  | 'FRAGMENT_NOT_FILE';
 
 export type ApplyFailureCode =
   | 'UNSAFE_PATH'
@@ -61,4 +89,27 @@ export type ApplyFailureCode =
   | 'LAZY_PLACEHOLDER'
   | 'RENAME_SOURCE_MISSING'
   | 'RENAME_TARGET_EXISTS'
-  | 'DELETE_MISSING';
+  | 'DELETE_MISSING'
+  | 'PLAN_TOO_LARGE';
+
+/**
+ * A refusal of the patch engine: a Failure plus what a person or the assistant needs to fix it.
+ * Every extra field is optional; plain Failures are PatchFailures too.
+ */
+export interface PatchFailure<Code extends string = string> extends Failure<Code> {
+  /** The lines an edit looked for in the file (context and removed lines). */
+  readonly expected?: readonly string[];
+  /** The lines of the current file most like `expected`. */
+  readonly closest?: ClosestLines;
+  /** Index of the failing operation in the parsed answer. */
+  readonly operation?: number;
+  /** Which edit of the operation failed ("SEARCH block 2", "hunk 3", "section 1"). */
+  readonly edit?: string;
+  /** For an ambiguous edit: the 1-based lines where it matches. */
+  readonly lines?: readonly number[];
+}
+
+/** A failed result carrying a PatchFailure. */
+export function failPatch<Code extends string>(code: Code, message: string, extra: Omit<PatchFailure<Code>, 'code' | 'message'> = {}): { readonly ok: false; readonly error: PatchFailure<Code> } {
+  return { ok: false, error: { code, message, ...extra } };
+}

@@ -2,58 +2,16 @@ import { cpSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRelayConfig, writeRelayConfig } from '../../../src/engine/patch/config.js';
-import { parseResponse } from '../../../src/engine/patch/parse.js';
+import { DEFAULT_INTAKE_LIMITS, intakeAnswer } from '../../../src/engine/patch/intake.js';
+import { parseAnswer, parseResponse } from '../../../src/engine/patch/parse.js';
 import { planOperations } from '../../../src/engine/patch/plan.js';
 import { applyPatch } from '../../../src/engine/patch/transaction.js';
 import { REPO_ROOT } from '../../helpers/cli.js';
+import { blowUp, mutate, rng } from '../../helpers/mutate.js';
 import { readTree, tempDir, writeFiles } from '../../helpers/temp.js';
 
 const CORPUS = path.join(REPO_ROOT, 'fixtures/patch-corpus');
 const cases = readdirSync(CORPUS).filter((n) => /^\d{3}-/.test(n));
-
-/** A small seeded PRNG (mulberry32) so every run fuzzes the same inputs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const HOSTILE = [
-  '```', '````', '~~~', '<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE', '@@ ... @@', '--- a/x', '+++ b/x', '-', '+', '',
-  'projectId: corpus', 'uuid: ../../../etc/passwd', '```ts // ../outside.txt', '```ts // /tmp/absolute.txt', '```sh // .git/hooks/pre-commit',
-  '```ts // ..\\windows.txt', '```json // rename-file', '{"from": "a", "to": "../b"}', '```md // "a b/c.md" new-unified', '//TODO: delete this file',
-  '\u0000', '\uFEFF', '\r', 'x'.repeat(5000), '// ... existing code ...', '```ts // src/link/../../up.ts',
-];
-
-function mutate(text: string, random: () => number): string {
-  const lines = text.split('\n');
-  const pick = (n: number): number => Math.floor(random() * n);
-  const rounds = 1 + pick(4);
-  for (let r = 0; r < rounds; r += 1) {
-    const at = pick(lines.length + 1);
-    switch (pick(8)) {
-      case 0: lines.splice(at, 1); break;
-      case 1: lines.splice(at, 0, lines[pick(lines.length)] ?? ''); break;
-      case 2: lines.splice(at, 0, HOSTILE[pick(HOSTILE.length)]!); break;
-      case 3: lines.length = Math.max(0, at); break;
-      case 4: {
-        const line = lines[at] ?? '';
-        const i = pick(line.length + 1);
-        lines[at] = line.slice(0, i) + String.fromCharCode(32 + pick(95)) + line.slice(i + 1);
-        break;
-      }
-      case 5: lines[at] = (lines[at] ?? '').replace(/\/\/ (\S+)/, '// ../$1'); break;
-      case 6: { const j = pick(lines.length); [lines[at], lines[j]] = [lines[j] ?? '', lines[at] ?? '']; break; }
-      default: lines[at] = (lines[at] ?? '') + '\r'; break;
-    }
-  }
-  return lines.join('\n');
-}
 
 function assertInside(changePath: string): void {
   expect(path.isAbsolute(changePath)).toBe(false);
@@ -85,6 +43,65 @@ describe('fuzzing the parser and planner with mutated corpus answers', () => {
       else expect(plan.error.code).toMatch(/^[A-Z_]+$/);
     }
     expect(parsedCount).toBeGreaterThan(500); // the mutations must not all be rejected at parse time
+  });
+
+  it('2,000 mutated native answers, some blown up to huge lines or the size limit: intake, parse and plan never throw and refuse with a code', () => {
+    const native = ['native-corpus', 'native-corpus-extra'].flatMap((corpus) =>
+      readdirSync(path.join(REPO_ROOT, 'fixtures', corpus))
+        .filter((n) => /^\d{3}-/.test(n))
+        .map((name) => path.join(REPO_ROOT, 'fixtures', corpus, name)),
+    );
+    const roots = new Map<string, string>();
+    for (const dir of native) {
+      const root = tempDir('relay-fuzz-');
+      cpSync(path.join(dir, 'before'), root, { recursive: true });
+      roots.set(dir, root);
+    }
+    const random = rng(20261125);
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < 2000; i += 1) {
+      const dir = native[i % native.length]!;
+      const mutated = mutate(readFileSync(path.join(dir, 'response.md'), 'utf8'), random);
+      const text = i % 10 === 9 ? blowUp(mutated, random, { maxBytes: DEFAULT_INTAKE_LIMITS.maxBytes, maxLine: 70_000 }) : mutated;
+      const intake = intakeAnswer(text);
+      let code = intake.ok ? 'parsed' : intake.error.code;
+      if (intake.ok) {
+        const parsed = parseAnswer(intake.value);
+        if (!parsed.ok) code = parsed.error.code;
+        else {
+          const plan = planOperations(roots.get(dir)!, parsed.value.operations);
+          if (plan.ok) plan.value.changes.forEach((c) => assertInside(c.path));
+          code = plan.ok ? 'planned' : plan.error.code;
+        }
+      }
+      expect(code).toMatch(/^[A-Za-z_]+$/);
+      outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+    }
+    // The mutations exercise every stage: many answers still plan, others are refused for many reasons.
+    expect(outcomes.get('planned') ?? 0).toBeGreaterThan(300);
+    expect(outcomes.get('ANSWER_LINE_TOO_LONG') ?? 0).toBeGreaterThan(0);
+    expect([...outcomes.keys()].length).toBeGreaterThan(8);
+  });
+
+  it('lines made of one character (64 KB of backticks, spaces, "=", "<", "#", …) in every position of an answer are read without failing', () => {
+    const root = tempDir('relay-fuzz-');
+    writeFiles(root, { 'src/a.ts': Array.from({ length: 500 }, (_, i) => (i % 7 === 0 ? '}' : `  x${i} = ${i};`)).join('\n') + '\n' });
+    const wrappers = [
+      (l: string) => l,
+      (l: string) => `**src/a.ts**\n\n\`\`\`ts\n${l}\n\`\`\``,
+      (l: string) => `src/a.ts\n\`\`\`ts\n<<<<<<< SEARCH\n${l}\n=======\nx\n>>>>>>> REPLACE\n\`\`\``,
+      (l: string) => `\`\`\`diff\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ ... @@\n ${l}\n-}\n+z\n\`\`\``,
+      (l: string) => `*** Begin Patch\n*** Update File: src/a.ts\n@@ ${l}\n }\n-x\n+y\n*** End Patch`,
+    ];
+    for (const c of ['`', '~', ' ', '=', '<', '>', '-', '+', '*', '#', '/', '.', '@', ':', '"']) {
+      for (const wrap of wrappers) {
+        const intake = intakeAnswer(wrap(c.repeat(65_000)));
+        if (!intake.ok) continue;
+        const parsed = parseAnswer(intake.value);
+        const result = parsed.ok ? planOperations(root, parsed.value.operations) : parsed;
+        if (!result.ok) expect(result.error.code).toMatch(/^[A-Z_]+$/);
+      }
+    }
   });
 
   it('300 mutated answers applied for real never write outside the project', async () => {

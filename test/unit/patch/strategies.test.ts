@@ -146,9 +146,17 @@ describe('unified diff', () => {
     expect(diffError('const TTL = 10;\nfunction a() {}\nfunction b() {}\n', '@@\n-const TTL = 5;\n+const TTL = 15;\n function a() {}\n function b() {}')).toBe('HUNK_NOT_FOUND');
   });
 
-  it('tolerates one context line that differs slightly, when the rest agrees', () => {
+  it('refuses a hunk one of whose context lines differs in more than whitespace, however close', () => {
     const content = 'def a():\n    # compute the total\n    x = 1\n    y = 2\n    return x + y\n';
-    expect(diff(content, '@@\n def a():\n     # compute total\n     x = 1\n-    y = 2\n+    y = 3\n     return x + y')).toBe(content.replace('y = 2', 'y = 3'));
+    expect(diffError(content, '@@\n def a():\n     # compute total\n     x = 1\n-    y = 2\n+    y = 3\n     return x + y')).toBe('HUNK_NOT_FOUND');
+    // The same hunk with only whitespace and blank-line noise applies.
+    expect(diff(content, '@@\n def a():\n\n     #   compute the total  \n     x = 1\n-    y = 2\n+    y = 3\n     return x + y')).toBe(content.replace('y = 2', 'y = 3'));
+  });
+
+  it("refuses a diff written against a different name (R) for the file's (earthRadiusKm)", () => {
+    const content = 'func Haversine(a, b Point) float64 {\n\th := 1.0\n\treturn 2 * earthRadiusKm * math.Asin(math.Sqrt(h))\n}\n\n// Valid reports.\n';
+    const body = '@@ -3,4 +3,8 @@\n \treturn 2 * R * math.Asin(math.Sqrt(h))\n }\n \n+// Miles converts.\n+func Miles(km float64) float64 { return km * 0.621371 }\n+\n // Valid reports.';
+    expect(diffError(content, body)).toBe('HUNK_NOT_FOUND');
   });
 
   it('refuses to edit a file that does not exist, but creates one from /dev/null', () => {

@@ -1,4 +1,5 @@
 import type { ApplyFailureCode } from '../types.js';
+import { parseFirstLineHeader } from '../header.js';
 import { findLazyPlaceholders } from '../lazy.js';
 import { fromFileText, newLine, type FileText } from '../text.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -9,7 +10,13 @@ import { fail, ok, type Result } from '../../result.js';
  * `original` is what the path held before the whole answer (a delete earlier in the same answer
  * does not make a placeholder harmless).
  */
-export function applyReplace(file: FileText | null, body: string, path: string, original: string | null = file === null ? null : fromFileText(file)): Result<FileText, ApplyFailureCode> {
+export function applyReplace(
+  file: FileText | null,
+  body: string,
+  path: string,
+  original: string | null = file === null ? null : fromFileText(file),
+  endsWithNewline?: boolean,
+): Result<FileText, ApplyFailureCode> {
   if (original !== null) {
     const lazy = findLazyPlaceholders(body, original, path);
     if (lazy.length > 0) {
@@ -22,18 +29,18 @@ export function applyReplace(file: FileText | null, body: string, path: string, 
     }
   }
   const lines = body === '' ? [] : dropRepeatedHeader(body.split('\n'), path, file).map(newLine);
-  return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: file?.finalNewline ?? true });
+  return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: endsWithNewline ?? file?.finalNewline ?? true });
 }
 
 /**
- * Models often repeat the block's header as the file's first line (`// src/a.ts`). That line is
- * the header again, not content, unless the file already starts with it.
+ * Models often repeat the block's header as the file's first line (`// src/a.ts`), or give the
+ * path only there (`// filepath: src/a.ts`, `<!-- docs/x.md -->`). That line is a label, not
+ * content, unless the file already starts with it.
  */
 function dropRepeatedHeader(lines: string[], path: string, file: FileText | null): string[] {
   const first = lines[0]?.trim() ?? '';
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const header = new RegExp(`^(//|#|--|<!--|/\\*)\\s*["'\`]?${escaped}["'\`]?\\s*(\\*/|-->)?$`);
-  if (!header.test(first)) return lines;
+  const header = parseFirstLineHeader(first);
+  if (header?.kind !== 'file' || header.path.replace(/^\.\//, '') !== path.replace(/^\.\//, '')) return lines;
   if (file !== null && file.lines[0]?.text.trim() === first) return lines;
   return lines.slice(1);
 }

@@ -1,7 +1,7 @@
 import { diffArrays } from 'diff';
 import type { ApplyFailureCode } from '../types.js';
 import { parseBarePathLine, parseFirstLineHeader } from '../header.js';
-import type { EditLine, MatchTier } from '../match.js';
+import type { EditLine, MatchTier, WorkBudget } from '../match.js';
 import { newLine, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
 import { fail, ok, type Result } from '../../result.js';
@@ -33,8 +33,12 @@ function dividerCandidates(lines: readonly string[], from: number, to: number): 
   }
   if (standard.length === 0) return loose === null ? [] : [loose];
   const middle = standard.length % 2 === 1 ? [standard[(standard.length - 1) / 2]!] : [];
-  return [...middle, ...standard.filter((k) => !middle.includes(k))];
+  // Each candidate is a reading tried against the file: a few make sense, hundreds are noise.
+  return [...middle, ...standard.filter((k) => !middle.includes(k))].slice(0, MAX_READINGS);
 }
+
+/** At most this many ways of reading a block with several ======= lines are tried. */
+const MAX_READINGS = 8;
 
 /** Splits a body into SEARCH/REPLACE pairs; text between pairs is reported in `stray`. */
 export function parseSearchReplace(body: string): Result<{ blocks: SearchReplaceBlock[]; stray: number; unterminated: boolean }, ApplyFailureCode> {
@@ -90,10 +94,18 @@ export function isSearchReplaceBody(body: string): boolean {
   return parsed.ok && parsed.value.blocks.length > 0 && parsed.value.stray === 0;
 }
 
+/** Beyond this many differing lines, SEARCH and REPLACE are not diffed line by line. */
+const MAX_EDIT_LENGTH = 400;
+
 /** Turns a SEARCH/REPLACE pair into an edit: shared lines are context kept from the file. */
 export function searchReplaceToEdit(block: SearchReplaceBlock): EditLine[] {
   const edit: EditLine[] = [];
-  for (const part of diffArrays([...block.search], [...block.replace])) {
+  // The diff is bounded: two long, very different halves are a removal and an addition.
+  const parts = diffArrays([...block.search], [...block.replace], { maxEditLength: MAX_EDIT_LENGTH }) ?? [
+    { value: [...block.search], removed: true, added: false, count: block.search.length },
+    { value: [...block.replace], added: true, removed: false, count: block.replace.length },
+  ];
+  for (const part of parts) {
     const op: EditLine['op'] = part.added ? 'add' : part.removed ? 'del' : 'ctx';
     for (const text of part.value) edit.push({ op, text });
   }
@@ -127,7 +139,7 @@ function replaceWithinLine(file: FileText, block: SearchReplaceBlock): FileText 
 }
 
 /** Applies every SEARCH/REPLACE pair in order. A missing file is only allowed with an empty SEARCH. */
-export function applySearchReplace(file: FileText | null, body: string, path: string): Result<{ file: FileText; tiers: MatchTier[] }, ApplyFailureCode> {
+export function applySearchReplace(file: FileText | null, body: string, path: string, budget?: WorkBudget): Result<{ file: FileText; tiers: MatchTier[] }, ApplyFailureCode> {
   const parsed = parseSearchReplace(body);
   if (!parsed.ok) return fail(parsed.error.code, `${path}: ${parsed.error.message}`, path);
   if (parsed.value.blocks.length === 0) {
@@ -147,11 +159,14 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
       tiers.push('exact');
       continue;
     }
-    if (current === null) return fail('FILE_NOT_FOUND', `${path}: the file does not exist, so its SEARCH block cannot match.`, path);
+    if (current === null) {
+      const expected = block.search.find((l) => l.trim() !== '')!.trim();
+      return fail('FILE_NOT_FOUND', `${path} does not exist; the edit expects it to contain ${JSON.stringify(expected.slice(0, 120))}. Only an empty SEARCH creates a file. Nothing was applied.`, path);
+    }
     const label = { name, notFound: 'SEARCH_NOT_FOUND', ambiguous: 'SEARCH_AMBIGUOUS' } as const;
     const readings = [block, ...(block.alternatives ?? [])].map((reading) => {
       const edit = searchReplaceToEdit(reading);
-      return applyEdit(current!, [edit, trimBlankEdges(edit)], path, label);
+      return applyEdit(current!, [edit, trimBlankEdges(edit)], path, label, budget ? { budget } : {});
     });
     // The most likely reading wins when it fits; otherwise exactly one other reading must fit.
     const fits = readings[0]!.ok ? [readings[0]!] : readings.filter((r) => r.ok);
@@ -162,7 +177,7 @@ export function applySearchReplace(file: FileText | null, body: string, path: st
     if (!applied.ok && applied.error.code === 'SEARCH_NOT_FOUND') {
       const within = replaceWithinLine(current, block);
       if (within === 'ambiguous') return fail('SEARCH_AMBIGUOUS', `${path}: ${name} is part of a line and occurs more than once in the file; refusing to guess.`, path);
-      if (within) applied = ok({ file: within, tier: 'loose' });
+      if (within) applied = ok({ file: within, tier: 'loose' as MatchTier, end: 0 });
     }
     if (!applied.ok) return applied;
     current = applied.value.file;

@@ -1,5 +1,5 @@
 import type { ApplyFailureCode } from '../types.js';
-import type { EditLine, MatchTier } from '../match.js';
+import type { EditLine, MatchTier, WorkBudget } from '../match.js';
 import { newLine, type FileText } from '../text.js';
 import { applyEdit, trimBlankEdges } from './edit.js';
 import { findLazyPlaceholders } from '../lazy.js';
@@ -164,19 +164,30 @@ function splitAtElisions(hunk: Hunk): Array<{ lines: EditLine[]; raw: (string | 
 }
 
 /** Places one hunk; when it is not found as written and it skips context with "...", its parts are placed one by one. */
-function applyHunk(file: FileText, hunk: Hunk, path: string, name: string): Result<{ file: FileText; tier: MatchTier }, ApplyFailureCode> {
+function applyHunk(file: FileText, hunk: Hunk, path: string, name: string, hint: number | undefined, budget: WorkBudget | undefined): Result<{ file: FileText; tier: MatchTier; end: number }, ApplyFailureCode> {
   const label = { name, notFound: 'HUNK_NOT_FOUND', ambiguous: 'HUNK_AMBIGUOUS' } as const;
-  const whole = applyEdit(file, hunkVariants(hunk.lines, hunk.rawContext), path, label);
+  const whole = applyEdit(file, hunkVariants(hunk.lines, hunk.rawContext), path, label, { ...(hint === undefined ? {} : { hint }), ...(budget ? { budget } : {}) });
   if (whole.ok || whole.error.code !== 'HUNK_NOT_FOUND' || hunk.elisions.length === 0) return whole;
   let current = file;
   let tier: MatchTier = 'exact';
+  let end = 0;
   for (const [i, part] of splitAtElisions(hunk).entries()) {
-    const placed = applyEdit(current, hunkVariants(part.lines, part.raw), path, { ...label, name: `${name} (part ${i + 1}, after skipped context)` });
+    const placed = applyEdit(current, hunkVariants(part.lines, part.raw), path, { ...label, name: `${name} (part ${i + 1}, after skipped context)` }, budget ? { budget } : {});
     if (!placed.ok) return placed;
     current = placed.value.file;
+    end = placed.value.end;
     tier = placed.value.tier === 'exact' ? tier : placed.value.tier;
   }
-  return ok({ file: current, tier });
+  return ok({ file: current, tier, end });
+}
+
+/** The 0-based file line where a hunk's first non-blank old line should be, by its header's numbers. */
+function lineHint(hunk: Hunk, applied: ReadonlyArray<{ oldStart: number; delta: number }>): number | undefined {
+  if (hunk.oldStart === undefined) return undefined;
+  const offset = applied.filter((a) => a.oldStart < hunk.oldStart!).reduce((sum, a) => sum + a.delta, 0);
+  const old = hunk.lines.filter((l) => l.op !== 'add');
+  const firstReal = old.findIndex((l) => l.text.trim() !== '');
+  return firstReal === -1 ? undefined : hunk.oldStart - 1 + offset + firstReal;
 }
 
 /** True when the removed lines of a deletion diff are exactly the file's content (as git apply checks). */
@@ -191,7 +202,12 @@ function deletionMatches(file: FileText, hunks: readonly Hunk[]): boolean {
  * Applies a diff. Hunks are placed by content, one after another on the evolving file, so they
  * may come in any order and may overlap. Returns null when the diff deletes the file.
  */
-export function applyUnifiedDiff(file: FileText | null, body: string, path: string): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
+export function applyUnifiedDiff(
+  file: FileText | null,
+  body: string,
+  path: string,
+  options: { readonly trustLineNumbers?: boolean; readonly budget?: WorkBudget } = {},
+): Result<{ file: FileText | null; tiers: MatchTier[] }, ApplyFailureCode> {
   const hasDiffMarkers = body.split('\n').some((l) => /^[-+@]/.test(l));
   if (file === null && !hasDiffMarkers && body.trim() !== '') {
     // Labelled as a diff but written as a whole new file: for a file that does not exist yet
@@ -208,7 +224,8 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
       return fail('FILE_NOT_FOUND', `${path}: the diff edits a file that does not exist. Nothing was applied.`, path);
     }
     const added = hunks.flatMap((h) => h.lines.filter((l) => l.op === 'add').map((l) => newLine(l.text)));
-    return ok({ file: { lines: added, bom: false, eol: '\n', finalNewline: true }, tiers: ['exact'] });
+    // "\ No newline at end of file" after the last added line: the new file ends without one.
+    return ok({ file: { lines: added, bom: false, eol: '\n', finalNewline: parsed.value.noFinalNewline?.new !== true }, tiers: ['exact'] });
   }
   if (parsed.value.deletesFile) {
     if (!deletionMatches(file, hunks)) {
@@ -218,6 +235,9 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
   }
   let current = file;
   const tiers: MatchTier[] = [];
+  // Line numbers are hints: they only decide between several places where a hunk matches. Each
+  // is shifted by what the hunks applied so far added or removed above it.
+  const applied: Array<{ oldStart: number; delta: number }> = [];
   for (const [index, hunk] of hunks.entries()) {
     const name = hunks.length > 1 ? `hunk ${index + 1}` : 'the hunk';
     if (!hunk.lines.some((l) => l.op !== 'add' && l.text.trim() !== '')) {
@@ -228,10 +248,12 @@ export function applyUnifiedDiff(file: FileText | null, body: string, path: stri
       }
       return fail('HUNK_NOT_FOUND', `${path}: ${name} has no context lines, so there is no way to tell where it goes.`, path);
     }
-    const applied = applyHunk(current, hunk, path, name);
-    if (!applied.ok) return applied;
-    current = applied.value.file;
-    tiers.push(applied.value.tier);
+    const hint = options.trustLineNumbers === true ? lineHint(hunk, applied) : undefined;
+    const placed = applyHunk(current, hunk, path, name, hint, options.budget);
+    if (!placed.ok) return placed;
+    current = placed.value.file;
+    tiers.push(placed.value.tier);
+    if (hunk.oldStart !== undefined) applied.push({ oldStart: hunk.oldStart, delta: hunk.lines.filter((l) => l.op === 'add').length - hunk.lines.filter((l) => l.op === 'del').length });
   }
   // Markers that agree with the file about the old side say what the new side should be.
   const markers = parsed.value.noFinalNewline;

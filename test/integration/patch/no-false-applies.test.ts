@@ -1,0 +1,148 @@
+// Issue 18: four ways a parser can write what it should refuse, each through the real `relay
+// apply`: an answer, a before tree, and the exact tree after or the refusal code.
+import { describe, expect, it } from 'vitest';
+import { relay } from '../../helpers/cli.js';
+import { emptyFolders, gitRepo, readTree } from '../../helpers/temp.js';
+
+const CONTROL = '```yaml\nprojectId: demo\nuuid: 6a1f0d52-3c4b-4d5e-8f60-718293a4b5c6\ngitCommitMsg: "x"\n```\n';
+
+interface ApplyRun {
+  readonly root: string;
+  readonly before: Map<string, string>;
+  readonly exitCode: number;
+  readonly result: { status: string; error: { code: string; message: string } | null };
+}
+
+async function apply(files: Record<string, string>, answer: string): Promise<ApplyRun> {
+  const root = gitRepo(files);
+  expect((await relay(['init', '--project-id', 'demo'], { cwd: root })).exitCode).toBe(0);
+  const before = readTree(root);
+  const run = await relay(['apply', '-', '--yes', '--json'], { cwd: root, input: answer });
+  return { root, before, exitCode: run.exitCode, result: JSON.parse(run.stdout) as ApplyRun['result'] };
+}
+
+function expectRefused(run: ApplyRun, code: string): void {
+  expect(run.result.status, JSON.stringify(run.result)).toBe('rejected');
+  expect(run.result.error?.code).toBe(code);
+  expect(run.exitCode).toBe(1);
+  expect(readTree(run.root)).toEqual(run.before);
+  expect(emptyFolders(run.root)).toEqual([]);
+}
+
+const FILES = { 'src/app.ts': 'export const app = 1;\n', 'scripts/deploy.sh': '#!/bin/sh\necho old\n' };
+
+describe('1. a shebang, a comment sentence or a shell prompt is never a `# path` header', () => {
+  it('ignores a bash block that starts with #!/usr/bin/env bash and applies the rest (no "!" folder)', async () => {
+    const answer = `Run this once:\n\n\`\`\`bash\n#!/usr/bin/env bash\nset -e\nnpm ci\n\`\`\`\n\n\`\`\`ts // src/app.ts\nexport const app = 2;\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, answer);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root)).toEqual(new Map([...run.before, ['src/app.ts', 'export const app = 2;\n']]));
+  });
+
+  it('ignores comment sentences and prompt lines as first lines', async () => {
+    const answer = [
+      '```bash\n# Install the dependencies first\nnpm install\n```',
+      '```sh\n$ npm test\n> relay@1 test\n```',
+      '```bash\n# npm run build\nls dist\n```',
+      '```python\n# main.run()\nprint(1)\n```',
+      '```ts // src/app.ts\nexport const app = 3;\n```',
+      CONTROL,
+    ].join('\n\n');
+    const run = await apply(FILES, answer);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root)).toEqual(new Map([...run.before, ['src/app.ts', 'export const app = 3;\n']]));
+  });
+
+  it('keeps the shebang as content when the path is given in the header', async () => {
+    const answer = `\`\`\`bash // scripts/deploy.sh\n#!/usr/bin/env bash\necho new\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, answer);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root).get('scripts/deploy.sh')).toBe('#!/usr/bin/env bash\necho new\n');
+  });
+
+  it('refuses (rather than half-applies) a shebang block whose path is only in the heading above it', async () => {
+    const answer = `### scripts/deploy.sh\n\n\`\`\`\n#!/usr/bin/env bash\necho new\n\`\`\`\n\n\`\`\`ts // src/app.ts\nexport const app = 4;\n\`\`\`\n${CONTROL}`;
+    expectRefused(await apply(FILES, answer), 'UNHEADED_FILE_BLOCK');
+  });
+});
+
+describe('2. a SEARCH/REPLACE edit of a missing file is refused; only an empty SEARCH creates one', () => {
+  it('refuses a SEARCH block for a file that does not exist, naming what it expected', async () => {
+    const answer = `\`\`\`ts // src/middleware.ts\n<<<<<<< SEARCH\nexport function auth() {}\n=======\nexport function auth() { return true; }\n>>>>>>> REPLACE\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, answer);
+    expectRefused(run, 'FILE_NOT_FOUND');
+    expect(run.result.error?.message).toContain('src/middleware.ts does not exist; the edit expects it to contain "export function auth() {}"');
+  });
+
+  it('refuses it with the strategy word too, and creates a file from an empty SEARCH', async () => {
+    const refused = `\`\`\`ts // src/middleware.ts multi-search-replace\n<<<<<<< SEARCH\nexport function auth() {}\n=======\nx\n>>>>>>> REPLACE\n\`\`\`\n${CONTROL}`;
+    expectRefused(await apply(FILES, refused), 'FILE_NOT_FOUND');
+    const created = `\`\`\`ts // src/middleware.ts multi-search-replace\n<<<<<<< SEARCH\n=======\nexport const m = 1;\n>>>>>>> REPLACE\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, created);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root).get('src/middleware.ts')).toBe('export const m = 1;\n');
+  });
+});
+
+describe('3. a hunk whose context differs in more than whitespace is unmatched', () => {
+  const distance = [
+    'package geo',
+    '',
+    'func Haversine(a, b Point) float64 {',
+    '\th := hav(a, b)',
+    '\treturn 2 * earthRadiusKm * math.Asin(math.Sqrt(h))',
+    '}',
+    '',
+    '// Valid reports whether p is a real coordinate.',
+    'func (p Point) Valid() bool {',
+    '\treturn true',
+    '}',
+    '',
+  ].join('\n');
+
+  it('refuses a diff written against `2 * R *` for a file that says `2 * earthRadiusKm *`, showing the file\'s lines', async () => {
+    const diff = '```go // geo/distance.go new-unified\n@@ -4,5 +4,10 @@\n \treturn 2 * R * math.Asin(math.Sqrt(h))\n }\n \n+// Miles converts kilometres to statute miles.\n+func Miles(km float64) float64 {\n+\treturn km * 0.621371\n+}\n+\n // Valid reports whether p is a real coordinate.\n func (p Point) Valid() bool {\n```\n';
+    const run = await apply({ 'geo/distance.go': distance }, `${diff}${CONTROL}`);
+    expectRefused(run, 'HUNK_NOT_FOUND');
+    expect(run.result.error?.message).toContain('return 2 * earthRadiusKm * math.Asin(math.Sqrt(h))');
+    expect(run.result.error?.message).toMatch(/closest lines in the file \(\d+% alike\)/);
+  });
+
+  it('applies the same hunk when it differs only in whitespace, indentation and blank lines', async () => {
+    const diff = '```go // geo/distance.go new-unified\n@@ -40,5 +40,10 @@\n     return   2 * earthRadiusKm * math.Asin(math.Sqrt(h))\n }\n \n \n+// Miles converts kilometres to statute miles.\n+func Miles(km float64) float64 {\n+    return km * 0.621371\n+}\n+\n // Valid reports whether p is a real coordinate.\n func (p Point) Valid() bool {\n```\n';
+    const run = await apply({ 'geo/distance.go': distance }, `${diff}${CONTROL}`);
+    expect(run.result.status, JSON.stringify(run.result)).toBe('applied');
+    expect(readTree(run.root).get('geo/distance.go')).toBe(
+      distance.replace('}\n\n// Valid', '}\n\n// Miles converts kilometres to statute miles.\nfunc Miles(km float64) float64 {\n\treturn km * 0.621371\n}\n\n// Valid'),
+    );
+  });
+});
+
+describe('4. no silent partial apply: a block evidently meant for a file is understood or refuses the answer', () => {
+  const labels = [
+    ['a bold path', '**src/extra.ts**'],
+    ['a heading', '### src/extra.ts'],
+    ['a File: line', 'File: src/extra.ts'],
+    ['a heading that mentions the path', '### Changes to `src/extra.ts`'],
+  ];
+  it.each(labels)('refuses the whole answer when a block under %s carries no header', async (_name, label) => {
+    const answer = `\`\`\`ts // src/app.ts\nexport const app = 5;\n\`\`\`\n\n${label}\n\n\`\`\`ts\nexport const extra = 1;\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, answer);
+    expectRefused(run, 'UNHEADED_FILE_BLOCK');
+    expect(run.result.error?.message).toContain('src/extra.ts');
+  });
+
+  it('takes a block whose info string is only a path', async () => {
+    const answer = `\`\`\`src/extra.ts\nexport const extra = 1;\n\`\`\`\n\n\`\`\`ts // src/app.ts\nexport const app = 6;\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, answer);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root)).toEqual(new Map([...run.before, ['src/app.ts', 'export const app = 6;\n'], ['src/extra.ts', 'export const extra = 1;\n']]));
+  });
+
+  it('still ignores path-less snippets (commands, examples, output) silently', async () => {
+    const answer = `Install:\n\n\`\`\`bash\nnpm i zod\n\`\`\`\n\n**Example:**\n\n\`\`\`ts\nimport { app } from './app';\nconsole.log(app);\n\`\`\`\n\nOutput:\n\n\`\`\`\n7\n\`\`\`\n\n\`\`\`ts // src/app.ts\nexport const app = 7;\n\`\`\`\n${CONTROL}`;
+    const run = await apply(FILES, answer);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root)).toEqual(new Map([...run.before, ['src/app.ts', 'export const app = 7;\n']]));
+  });
+});
