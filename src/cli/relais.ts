@@ -12,6 +12,20 @@ function rootOf(program: Command): string {
   return path.resolve(program.opts<GlobalOptions>().cwd ?? process.cwd());
 }
 
+/**
+ * Test hook: RELAIS_FAULT=rollback:<ms> kills this process with SIGKILL <ms> milliseconds after a
+ * rollback starts (0: at once), so the fault harness can prove an interrupted rollback is finished.
+ */
+function rollbackFault(): { onRollbackStart?: () => void } {
+  const spec = /^rollback:(\d+)$/.exec(process.env.RELAIS_FAULT ?? '');
+  if (!spec) return {};
+  const ms = Number(spec[1]);
+  const kill = (): void => {
+    process.kill(process.pid, 'SIGKILL');
+  };
+  return { onRollbackStart: () => (ms === 0 ? kill() : void setTimeout(kill, ms)) };
+}
+
 function identity(): { env: NodeJS.ProcessEnv; uid: number | null } {
   return { env: process.env, uid: typeof process.getuid === 'function' ? process.getuid() : null };
 }
@@ -152,6 +166,7 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
         ...identity(),
         signal: cancel.signal,
         onEvent: options.json ? (event) => print(JSON.stringify(event)) : printEvent,
+        ...rollbackFault(),
       });
       for (const signal of signals) process.off(signal, interrupt);
       if (options.json) print(JSON.stringify(outcomeJson(outcome)));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { assertNever } from '../result.js';
 import { relativeToRoot } from './workspace.js';
 
 /**
@@ -92,26 +93,56 @@ export function changedPaths(before: FileSnapshot, after: FileSnapshot): string[
 }
 
 /**
- * Puts `paths` back as `before` had them: rewrites changed files, removes created ones.
- * Returns the paths it could not restore (stat-only files whose content was not kept).
+ * How one guarded path is put back, in a form that can be written down (the rollback intent,
+ * relais/ROLLBACK.json) and applied again after a crash: its content, "absent", "a folder", or
+ * "lost" (a stat-only file whose content was not kept).
  */
-export function restoreSnapshot(root: string, before: FileSnapshot, paths: readonly string[]): string[] {
-  const lost: string[] = [];
-  for (const rel of paths) {
-    const absolute = path.join(root, rel);
+export type RestoreEntry =
+  | { readonly path: string; readonly kind: 'file'; readonly content: string; readonly mode: number }
+  | { readonly path: string; readonly kind: 'absent' }
+  | { readonly path: string; readonly kind: 'dir' }
+  | { readonly path: string; readonly kind: 'lost' };
+
+/** The restore entries for `paths`, from the snapshot taken before (file content base64). */
+export function restoreEntries(before: FileSnapshot, paths: readonly string[]): RestoreEntry[] {
+  return paths.map((rel): RestoreEntry => {
     const kept = before.contents.get(rel);
-    if (kept !== undefined) {
-      rmSync(absolute, { recursive: true, force: true });
-      mkdirSync(path.dirname(absolute), { recursive: true });
-      writeFileSync(absolute, kept.content, { mode: kept.mode });
-    } else if (!before.fingerprints.has(rel)) {
-      rmSync(absolute, { recursive: true, force: true });
-    } else if (before.fingerprints.get(rel) === DIR_FINGERPRINT) {
-      // A folder replaced by a file or a link: the folder comes back (its files follow: paths are sorted).
-      rmSync(absolute, { recursive: true, force: true });
-      mkdirSync(absolute, { recursive: true });
-    } else {
-      lost.push(rel);
+    if (kept !== undefined) return { path: rel, kind: 'file', content: kept.content.toString('base64'), mode: kept.mode };
+    if (!before.fingerprints.has(rel)) return { path: rel, kind: 'absent' };
+    if (before.fingerprints.get(rel) === DIR_FINGERPRINT) return { path: rel, kind: 'dir' };
+    return { path: rel, kind: 'lost' };
+  });
+}
+
+/**
+ * Puts the entries' paths back: rewrites changed files, removes created ones, brings folders
+ * back. Idempotent. Returns the paths it could not restore (stat-only files whose content was not kept).
+ */
+export function applyRestoreEntries(root: string, entries: readonly RestoreEntry[]): string[] {
+  const lost: string[] = [];
+  for (const entry of entries) {
+    const absolute = path.join(root, entry.path);
+    switch (entry.kind) {
+      case 'file':
+        rmSync(absolute, { recursive: true, force: true });
+        mkdirSync(path.dirname(absolute), { recursive: true });
+        writeFileSync(absolute, Buffer.from(entry.content, 'base64'), { mode: entry.mode });
+        break;
+      case 'absent':
+        rmSync(absolute, { recursive: true, force: true });
+        break;
+      case 'dir':
+        // A folder replaced by a file or a link: the folder comes back (its files follow: paths are sorted).
+        if (!existsSync(absolute) || !lstatSync(absolute).isDirectory()) {
+          rmSync(absolute, { recursive: true, force: true });
+          mkdirSync(absolute, { recursive: true });
+        }
+        break;
+      case 'lost':
+        lost.push(entry.path);
+        break;
+      default:
+        assertNever(entry);
     }
   }
   return lost;
