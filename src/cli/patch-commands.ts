@@ -10,9 +10,10 @@ import { damagedRecords, listCommitted } from '../engine/patch/state.js';
 import { describeStats } from '../engine/patch/summary.js';
 import { toArgv } from '../engine/patch/commands.js';
 import { applyPatch, recoverPending, type FaultPoint, type PatchHooks } from '../engine/patch/transaction.js';
+import { commitTransactionFiles } from '../engine/patch/git-commit.js';
 import { startClipboardWatcher } from '../engine/patch/watcher.js';
-import { commitPaths } from '../engine/git/commit.js';
 import { isGitRepo } from '../engine/git/core.js';
+import { failingIo, type WriteIo } from '../engine/fs/write-io.js';
 import { canAsk, confirm, EXIT, print, printError, printJson, UsageError } from './io.js';
 import { outcomeJson, printOutcome, printRecoveries, terminalDecider } from './patch-output.js';
 import { findProjectRoot } from './project.js';
@@ -39,10 +40,36 @@ function faultHook(): PatchHooks['fault'] {
   };
 }
 
-/** Rolls back what a crashed transaction left behind before any command runs. */
-function recoverFirst(root: string): void {
-  const recovered = recoverPending(root);
-  if (Array.isArray(recovered)) printRecoveries(recovered);
+/**
+ * Test hook: RELAY_IO_FAULT=<ERRNO>@<n> makes the n-th file-system write step of the command fail
+ * with that errno (ENOSPC, EROFS, EACCES, EIO), as a full or read-only disk would; `+` after n
+ * keeps failing every later step too. The fault harness walks n over every step.
+ */
+function ioHook(): WriteIo | undefined {
+  const spec = /^([A-Z]+)@(\d+)(\+?)$/.exec(process.env.RELAY_IO_FAULT ?? '');
+  if (!spec) return undefined;
+  return failingIo({
+    code: spec[1]!,
+    failAt: Number(spec[2]),
+    sticky: spec[3] === '+',
+    onFault: (fault) => process.stderr.write(`[RELAY_IO_FAULT] step ${fault.step}: ${fault.call}\n`),
+  });
+}
+
+/** The test hooks of this process (none unless the RELAY_FAULT / RELAY_IO_FAULT variables are set). */
+function testHooks(): PatchHooks {
+  const fault = faultHook();
+  const io = ioHook();
+  return { ...(fault ? { fault } : {}), ...(io ? { io } : {}) };
+}
+
+/** Rolls back what a crashed transaction left behind before any command runs, and says so. */
+async function recoverFirst(root: string): Promise<void> {
+  const report = await recoverPending(root, testHooks());
+  if ('busy' in report) return; // the running process recovers its own; reading stays possible
+  printRecoveries(report.recovered);
+  if (report.gitCommit) printError(`! ${report.gitCommit}`);
+  for (const problem of report.problems) printError(`! ${problem.message}`);
 }
 
 function requireConfig(root: string): RelayConfig {
@@ -145,7 +172,7 @@ Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (
       }
       const outcome = await applyPatch(
         { root, text, source: 'file', decide: terminalDecider(options.yes === true) },
-        { fault: faultHook() },
+        testHooks(),
       );
       if (options.json) printJson(outcomeJson(outcome));
       else printOutcome(outcome);
@@ -155,9 +182,9 @@ Exit codes: 0 applied (or already applied: skipped), 1 rejected or rolled back (
   program
     .command('prompt')
     .description('print the system prompt that teaches an assistant the answer format')
-    .action(() => {
+    .action(async () => {
       const root = projectRoot(program);
-      recoverFirst(root);
+      await recoverFirst(root);
       const config = loadRelayConfig(root);
       if (!config.ok) printError(`note: ${config.error.message} Using the folder name as projectId.`);
       print(systemPrompt(config.ok ? config.value.projectId : path.basename(root)));
@@ -185,7 +212,7 @@ Exit codes: runs until Ctrl+C (0); 1 when the config is missing or invalid at st
     )
     .action(async (options: { yes?: boolean; interval?: string; prompt?: boolean }) => {
       const root = projectRoot(program);
-      recoverFirst(root);
+      await recoverFirst(root);
       let config = requireConfig(root);
       const configFile = path.join(root, CONFIG_FILE);
       let configStamp = stampOf(configFile);
@@ -256,9 +283,9 @@ Exit codes: runs until Ctrl+C (0); 1 when the config is missing or invalid at st
     .option('--json', 'print JSON')
     .option('-n, --limit <n>', 'show at most n transactions')
     .addHelpText('after', `\nThe number before each entry is what \`relay revert <index>\` takes (1 = newest).\n--json prints an array of { index, uuid, createdAt, source, gitCommitMsg, promptSummary,\n  files: [{ path, change, added, removed }], revertOf, revertedBy }.`)
-    .action((options: { json?: boolean; limit?: string }) => {
+    .action(async (options: { json?: boolean; limit?: string }) => {
       const root = projectRoot(program);
-      recoverFirst(root);
+      await recoverFirst(root);
       const limit = options.limit ? Number(options.limit) : Infinity;
       if (Number.isNaN(limit) || limit < 1) throw new UsageError('--limit must be a positive number');
       const records = listCommitted(root).slice(0, limit);
@@ -311,7 +338,7 @@ Exit codes: 0 reverted, 1 not reverted (not found, already reverted, conflict, n
     )
     .action(async (target: string, options: { yes?: boolean; json?: boolean }) => {
       const root = projectRoot(program);
-      recoverFirst(root);
+      await recoverFirst(root);
       const config = loadRelayConfig(root);
       if (!config.ok) {
         if (options.json) printJson({ status: 'rejected', uuid: null, recovered: [], files: [], error: config.error });
@@ -333,7 +360,7 @@ Exit codes: 0 reverted, 1 not reverted (not found, already reverted, conflict, n
           return;
         }
       }
-      const outcome = await revertTransaction({ root, target, decide: terminalDecider(true) }, { fault: faultHook() });
+      const outcome = await revertTransaction({ root, target, decide: terminalDecider(true) }, testHooks());
       if (options.json) printJson(outcomeJson(outcome));
       else printOutcome(outcome, 'Reverted with', 'Not reverted');
       process.exitCode = outcome.status === 'applied' ? EXIT.ok : EXIT.failed;
@@ -355,7 +382,7 @@ Exit codes: 0 committed, 1 not a git repository, no transaction, nothing to comm
     )
     .action(async (options: { yes?: boolean }) => {
       const root = projectRoot(program);
-      recoverFirst(root);
+      await recoverFirst(root);
       if (!(await isGitRepo(root))) {
         printError('✘ This project is not a git repository.');
         process.exitCode = EXIT.failed;
@@ -377,17 +404,20 @@ Exit codes: 0 committed, 1 not a git repository, no transaction, nothing to comm
           return;
         }
       }
-      try {
-        const sha = await commitPaths(root, paths, message);
-        if (sha === null) {
-          printError(`✘ Nothing to commit: the files of ${latest.uuid} (${paths.join(', ')}) are as in the last commit.`);
-          process.exitCode = EXIT.failed;
-          return;
-        }
-        print(`✔ Committed ${sha.slice(0, 10)}: ${message}`);
-      } catch (error) {
-        printError(`✘ git commit failed: ${(error as Error).message}`);
+      const committed = await commitTransactionFiles(root, paths, message, testHooks());
+      if (!committed.ok) {
+        printError(`✘ ${committed.error.message}`);
         process.exitCode = EXIT.failed;
+        return;
       }
+      printRecoveries(committed.value.recovered);
+      for (const note of committed.value.notes) printError(`! ${note}`);
+      const { sha } = committed.value;
+      if (sha === null) {
+        printError(`✘ Nothing to commit: the files of ${latest.uuid} (${paths.join(', ')}) are as in the last commit.`);
+        process.exitCode = EXIT.failed;
+        return;
+      }
+      print(`✔ Committed ${sha.slice(0, 10)}: ${message}`);
     });
 }

@@ -12,7 +12,16 @@ export interface CommandResult {
 }
 
 /** Runs argv without a shell. Injected so tests and the runtime can observe or cancel it. */
-export type CommandRunner = (argv: readonly string[], options: { cwd: string; timeoutMs: number; signal?: AbortSignal }) => Promise<CommandResult>;
+export type CommandRunner = (
+  argv: readonly string[],
+  options: {
+    cwd: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /** Variables added to the child's environment (a transaction marks its commands with them, see leftover-commands.ts). */
+    env?: Readonly<Record<string, string>>;
+  },
+) => Promise<CommandResult>;
 
 /**
  * Turns a configured command into argv. Strings are split with shell quoting rules but never
@@ -39,7 +48,7 @@ export function toArgv(command: string | readonly string[]): Result<string[], 'C
 }
 
 /** The default runner: execa with shell disabled, stdin closed, output interleaved. */
-export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {
+export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal, env }) => {
   const [file, ...args] = argv;
   const run = await execa(file!, args, {
     cwd,
@@ -48,6 +57,7 @@ export const execaRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal 
     all: true,
     stdin: 'ignore',
     timeout: timeoutMs,
+    ...(env ? { env } : {}),
     ...(signal ? { cancelSignal: signal } : {}),
     stripFinalNewline: false,
   });

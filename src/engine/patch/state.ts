@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { STATE_DIR } from './config.js';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { nodeIo, type WriteIo } from '../fs/write-io.js';
 
 const FileOperationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional() }),
@@ -52,7 +53,20 @@ export const TransactionRecordSchema = z.object({
     .object({ errorsBefore: z.number(), errorsAfter: z.number(), output: z.string() })
     .optional(),
   branch: z.string().optional(),
+  /** Only on pending records: the branch ref HEAD was on before autoGitBranch switched to `branch`. */
+  branchFrom: z.string().optional(),
+  /**
+   * Only on pending records, while pre/post commands and the linter may run: the whole work
+   * tree (tracked and untracked files that are not ignored) as a git tree taken before them,
+   * so recovery can put back any file they changed.
+   */
+  worktree: z.object({ tree: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }).optional(),
   revertOf: z.string().optional(),
+  /**
+   * Legacy: older versions marked the reverted record in a second write. Whether a record is
+   * reverted is now derived from the records (a committed record with `revertOf`), see
+   * `withDerivedReverts`; records that still carry these fields read as before.
+   */
   revertedBy: z.string().optional(),
   revertedAt: z.string().optional(),
   warnings: z.array(z.string()).default([]),
@@ -79,23 +93,20 @@ function serialise(record: TransactionRecord): string {
 }
 
 /** Writes the pending record atomically and durably (it is what a crash recovery reads). */
-export function writePending(root: string, record: TransactionRecord): void {
-  writeFileAtomic(pendingPath(root, record.uuid), serialise(record));
+export function writePending(root: string, record: TransactionRecord, io: WriteIo = nodeIo): void {
+  writeFileAtomic(pendingPath(root, record.uuid), serialise(record), { io });
 }
 
-/** Writes the committed record, then removes the pending one. */
-export function commitRecord(root: string, record: TransactionRecord): void {
-  writeFileAtomic(committedPath(root, record.uuid), serialise(record));
-  rmSync(pendingPath(root, record.uuid), { force: true });
+/**
+ * Writes the committed record atomically and durably: the commit point of a transaction. The
+ * pending record stays until the caller has cleaned up (see journal.ts).
+ */
+export function writeCommitted(root: string, record: TransactionRecord, io: WriteIo = nodeIo): void {
+  writeFileAtomic(committedPath(root, record.uuid), serialise(record), { io });
 }
 
-/** Rewrites a committed record (e.g. to mark it reverted). */
-export function updateRecord(root: string, record: TransactionRecord): void {
-  writeFileAtomic(committedPath(root, record.uuid), serialise(record));
-}
-
-export function removePending(root: string, uuid: string): void {
-  rmSync(pendingPath(root, uuid), { force: true });
+export function removePending(root: string, uuid: string, io: WriteIo = nodeIo): void {
+  io.remove(pendingPath(root, uuid));
 }
 
 /** Reads and validates one record file; throws with the file name when it is damaged. */
@@ -128,7 +139,26 @@ export interface RecordRef {
   readonly mtimeMs: number;
 }
 
-/** Committed records, newest first (by createdAt, falling back to file time). */
+/**
+ * Fills `revertedBy`/`revertedAt` from the records themselves: a record is reverted when a
+ * committed record says `revertOf` it (the revert's own record is its only write, so the log
+ * agrees with the tree whenever a revert is interrupted). Legacy fields are kept when no
+ * revert record is found.
+ */
+export function withDerivedReverts(records: readonly TransactionRecord[]): TransactionRecord[] {
+  const revertOf = new Map<string, TransactionRecord>();
+  for (const r of records) {
+    if (!r.revertOf) continue;
+    const seen = revertOf.get(r.revertOf);
+    if (!seen || r.createdAt < seen.createdAt) revertOf.set(r.revertOf, r); // the first revert is the one that undid it
+  }
+  return records.map((r) => {
+    const by = revertOf.get(r.uuid);
+    return by ? { ...r, revertedBy: by.uuid, revertedAt: by.createdAt } : r;
+  });
+}
+
+/** Committed records, newest first (by createdAt), with "reverted" derived from the revert records. */
 export function listCommitted(root: string): TransactionRecord[] {
   const records: TransactionRecord[] = [];
   for (const name of listNames(root)) {
@@ -139,7 +169,33 @@ export function listCommitted(root: string): TransactionRecord[] {
       // A damaged record is skipped here; `relay log` reports it separately.
     }
   }
-  return records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  return withDerivedReverts(records).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+}
+
+/** The committed record that reverts `uuid` (its `revertOf`); only records that have the key are parsed. */
+export function findRevertOf(root: string, uuid: string): TransactionRecord | null {
+  // Only revert records have the key; the value may be quoted by YAML, so it is compared parsed.
+  const needle = '\nrevertOf:';
+  let first: TransactionRecord | null = null;
+  for (const name of listNames(root)) {
+    if (!COMMITTED.test(name) || PENDING.test(name)) continue;
+    const file = path.join(stateDir(root), name);
+    try {
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes(needle) || !text.includes(uuid)) continue;
+      const record = readRecord(file);
+      if (record.revertOf === uuid && (!first || record.createdAt < first.createdAt)) first = record;
+    } catch {
+      // damaged: reported elsewhere
+    }
+  }
+  return first;
+}
+
+/** One record with "reverted" derived from the revert records (see withDerivedReverts). */
+export function withDerivedRevert(root: string, record: TransactionRecord): TransactionRecord {
+  const by = findRevertOf(root, record.uuid);
+  return by ? { ...record, revertedBy: by.uuid, revertedAt: by.createdAt } : record;
 }
 
 /** Committed record files that cannot be read, with the reason. */

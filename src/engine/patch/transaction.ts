@@ -1,34 +1,29 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readTextOrNull } from '../fs/read.js';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
-import { acquireProjectLock } from './lock.js';
+import { acquireProjectLock, projectBusy } from './lock.js';
 import { parseResponse } from './parse.js';
 import { planOperations, type PlannedChange } from './plan.js';
-import { captureOutsideChanges, type OutsideCapture } from './outside-changes.js';
-import {
-  commitRecord,
-  committedPath,
-  findByContentHash,
-  hasCommitted,
-  listPending,
-  pendingPath,
-  readRecord,
-  removePending,
-  writePending,
-  type FileStat,
-  type TransactionRecord,
-} from './state.js';
+import { findByContentHash, hasCommitted, pendingPath, stateDir, writePending, type FileStat, type TransactionRecord } from './state.js';
 import { fileStat, unifiedDiff } from './summary.js';
 import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
 import { refExists } from '../git/branch.js';
-import { writeFileAtomic } from '../fs/atomic.js';
-import { currentOwner, ownerIsGone, type ProcessOwner } from '../fs/process.js';
+import { symbolicHead } from '../git/head.js';
+import { capturedText, captureWorkTree, changesSinceCapture } from '../git/capture.js';
+import { FileWriteError } from '../fs/atomic.js';
+import { nodeIo, type WriteIo } from '../fs/write-io.js';
+import { currentOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
+import { CAPTURE_EXCLUDE, closeJournal, commitTransaction, removeEmptyFolders, restoreProjectFile, undoTransaction, writeProjectFile } from './journal.js';
+import { markedEnv } from './leftover-commands.js';
+import { describeFailure, recoverPending, recoverUnlocked, type Recovery, type RecoveryReport } from './recover.js';
+
+export { recoverPending, type Recovery, type RecoveryReport };
 
 export type PatchSource = 'clipboard' | 'paste' | 'file';
 
@@ -60,11 +55,6 @@ export interface LinterVerdict {
   readonly output: string;
 }
 
-export interface Recovery {
-  readonly uuid: string;
-  readonly restored: readonly string[];
-}
-
 export type PatchOutcome =
   | {
       readonly status: 'applied';
@@ -82,7 +72,15 @@ export type PatchOutcome =
   | { readonly status: 'rolled-back'; readonly uuid: string; readonly error: Failure; readonly files: readonly FileStat[]; readonly recovered: readonly Recovery[] };
 
 /** Points of a transaction where tests can stop the process to prove crash safety. */
-export type FaultPoint = 'pending-written' | `file-written:${number}` | 'all-written' | 'record-committed';
+export type FaultPoint =
+  | 'pending-written'
+  | 'pre-command-done'
+  | `file-written:${number}`
+  | 'all-written'
+  | 'post-command-done'
+  | 'commands-settled'
+  | 'branch-switched'
+  | 'record-committed';
 
 export type PatchEvent =
   | { readonly type: 'recovered'; readonly recovery: Recovery }
@@ -101,6 +99,8 @@ export interface PatchHooks {
   readonly signal?: AbortSignal;
   /** Timeout for pre/post commands and the linter. */
   readonly commandTimeoutMs?: number;
+  /** The file-system calls every write goes through (tests make one fail like a full disk). */
+  readonly io?: WriteIo;
 }
 
 export interface ApplyPatchRequest {
@@ -117,6 +117,29 @@ export function responseHash(text: string): string {
 }
 
 /**
+ * Takes the project lock and recovers what a dead process left, for a command that is about to
+ * change the project. Returns the lock, or the refusal (busy, lock unwritable, or a recovery
+ * that could not finish: nothing new may start on a half-restored tree).
+ */
+export async function lockAndRecover(root: string, hooks: PatchHooks): Promise<{ readonly release: () => void; readonly recovered: readonly Recovery[]; readonly notes: readonly string[] } | { readonly refused: Failure; readonly recovered: readonly Recovery[] }> {
+  const lock = acquireProjectLock(root, now(hooks));
+  if ('failed' in lock) return { refused: lock.failed, recovered: [] };
+  if ('heldBy' in lock) return { refused: projectBusy(lock), recovered: [] };
+  let report: RecoveryReport;
+  try {
+    report = await recoverUnlocked(root, { ...(hooks.io ? { io: hooks.io } : {}), onRecovered: (recovery) => hooks.onEvent?.({ type: 'recovered', recovery }) });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  if (report.problems.length > 0) {
+    lock.release();
+    return { refused: { code: 'RECOVERY_FAILED', message: `${report.problems.map((p) => p.message).join(' ')} Nothing new was applied.` }, recovered: report.recovered };
+  }
+  return { release: () => lock.release(), recovered: report.recovered, notes: report.gitCommit ? [report.gitCommit] : [] };
+}
+
+/**
  * Applies an assistant's answer to the project as one transaction: parse → check projectId and
  * duplicates → plan in memory → pending record → write → post command and linter → approval →
  * commit the record, or roll every file back.
@@ -126,10 +149,10 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
   const config = configResult.value;
-  const lock = acquireProjectLock(root, now(hooks));
-  if ('heldBy' in lock) return { status: 'rejected', error: busy(lock.heldBy), recovered: [] };
+  const locked = await lockAndRecover(root, hooks);
+  if ('refused' in locked) return { status: 'rejected', error: locked.refused, recovered: locked.recovered };
+  const { recovered } = locked;
   try {
-    const recovered = recoverPendingUnlocked(root, hooks);
     const parsed = parseResponse(request.text);
     if (!parsed.ok) return { status: 'rejected', error: parsed.error, recovered };
     const { control, operations, reasoning } = parsed.value;
@@ -187,15 +210,8 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
     );
     return { ...outcome, recovered } as PatchOutcome;
   } finally {
-    lock.release();
+    locked.release();
   }
-}
-
-function busy(owner: ProcessOwner): Failure {
-  return {
-    code: 'PROJECT_BUSY',
-    message: `Another Relay Desk process (pid ${owner.pid}) is running a transaction in this project. Wait for it to finish (or approve/reject it), then try again.`,
-  };
 }
 
 function now(hooks: PatchHooks): Date {
@@ -226,40 +242,49 @@ export interface TransactionRequest {
 
 type TransactionOutcome = Exclude<PatchOutcome, { status: 'skipped' }> extends infer O ? (O extends { recovered: unknown } ? Omit<O, 'recovered'> : never) : never;
 
+const configured = (c: string | readonly string[]): boolean => (Array.isArray(c) ? c.length > 0 : (c as string).trim() !== '');
+
+/** "Could not write src/a.ts: no space left on device (ENOSPC)" for a write, the message otherwise. */
+function whatFailed(root: string, error: unknown): string {
+  return error instanceof FileWriteError ? `Could not write ${describeFailure(root, error)}` : `The transaction failed: ${(error as Error).message}`;
+}
+
 /**
  * Writes planned changes as one transaction (the caller holds the project lock). Shared by
- * applying a response and by reverting one.
+ * applying a response and by reverting one. The pending record is written before the first
+ * change (before any command runs, too) and holds what recovery needs to undo everything:
+ * the files' earlier content, hard-linked backups of them, and, while commands may run, the
+ * whole work tree captured as a git tree.
  */
 export async function runTransaction(request: TransactionRequest, hooks: PatchHooks = {}): Promise<TransactionOutcome> {
   const { root, config, uuid, changes, meta } = request;
+  const io = hooks.io ?? nodeIo;
   const runCommand = hooks.runCommand ?? execaRunner;
   const timeoutMs = hooks.commandTimeoutMs ?? 10 * 60_000;
-  const commandOptions = { cwd: root, timeoutMs, ...(hooks.signal ? { signal: hooks.signal } : {}) };
+  // Every command carries the transaction's mark, so recovery can stop one the crash left running.
+  const commandOptions = { cwd: root, timeoutMs, env: markedEnv(uuid), ...(hooks.signal ? { signal: hooks.signal } : {}) };
   const run = async (which: 'preCommand' | 'postCommand' | 'linter', command: string | readonly string[]) => {
     const argv = toArgv(command);
-    if (!argv.ok) return { argv: [] as string[], result: { exitCode: 1, output: argv.error.message, timedOut: false } };
+    if (!argv.ok) return { argv: [] as string[], result: { exitCode: 1, output: argv.error.message, timedOut: false, startFailed: false } };
     const result = await runCommand(argv.value, commandOptions);
     hooks.onEvent?.({ type: 'command', uuid, which, argv: argv.value, exitCode: result.exitCode });
     return { argv: argv.value, result };
   };
-  const configured = (c: string | readonly string[]) => (Array.isArray(c) ? c.length > 0 : (c as string).trim() !== '');
+  const { preCommand, postCommand, linter: linterCommand } = config.patch;
+  const hasCommands = configured(preCommand) || configured(postCommand) || configured(linterCommand);
+  const warnings = [...meta.warnings];
 
-  if (configured(config.patch.preCommand)) {
-    const pre = await run('preCommand', config.patch.preCommand);
-    if (pre.result.exitCode !== 0) {
-      return { status: 'rejected', uuid, error: { code: 'PRE_COMMAND_FAILED', message: `preCommand ${pre.argv.join(' ')} failed (exit ${pre.result.exitCode}); nothing was written.\n${tail(pre.result.output)}` } };
+  // Commands may change any file. In a git repository the whole work tree is captured first;
+  // outside one only the answer's files can be put back (README: crash safety).
+  let worktree: { tree: string } | undefined;
+  if (hasCommands && (await isGitRepo(root))) {
+    try {
+      worktree = { tree: await captureWorkTree(root, stateDir(root), CAPTURE_EXCLUDE) };
+    } catch (error) {
+      return { status: 'rejected', uuid, error: { code: 'CAPTURE_FAILED', message: `The work tree could not be captured before running the configured commands (${(error as Error).message}); nothing was changed.` } };
     }
-  }
-  let errorsBefore = 0;
-  let hasLinter = configured(config.patch.linter);
-  const lintWarnings: string[] = [];
-  if (hasLinter) {
-    const baseline = await run('linter', config.patch.linter);
-    if (baseline.result.startFailed) {
-      // Counting "1 error before, 1 after" for a missing program would pass every patch as linted.
-      hasLinter = false;
-      lintWarnings.push(`The linter (${baseline.argv.join(' ')}) could not be started, so this patch was not linted: ${tail(baseline.result.output, 300)}`);
-    } else errorsBefore = countFromRun(baseline);
+  } else if (hasCommands) {
+    warnings.push('This project is not a git repository: files the configured commands change outside the answer cannot be put back on a rollback or after a crash.');
   }
 
   const record: TransactionRecord = {
@@ -279,55 +304,96 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     createdDirs: foldersToCreate(root, changes),
     files: [],
     approved: false,
-    warnings: [...meta.warnings, ...lintWarnings],
+    warnings,
     ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
   };
-  const pending: TransactionRecord = { ...record, owner: currentOwner(now(hooks)) };
-  writePending(root, pending);
+  let pending: TransactionRecord = { ...record, owner: currentOwner(now(hooks)), ...(worktree ? { worktree } : {}) };
+  try {
+    writePending(root, pending, io);
+  } catch (error) {
+    return { status: 'rejected', uuid, error: { code: 'WRITE_FAILED', message: `${whatFailed(root, error)}. Nothing was changed.` } };
+  }
   hooks.fault?.('pending-written');
 
-  let rolledBack = false;
-  const rollback = (reason: Failure): void => {
-    if (rolledBack) return;
-    rolledBack = true;
-    restoreSnapshot(root, record);
-    removePending(root, uuid);
-    hooks.onEvent?.({ type: 'rolled-back', uuid, reason });
+  let settled = false;
+  /** Undoes everything; a rollback that cannot finish leaves the pending record for the next command. */
+  const rollback = async (reason: Failure): Promise<string | null> => {
+    if (settled) return null;
+    settled = true;
+    try {
+      await undoTransaction(root, pending, io);
+      closeJournal(root, pending, io);
+      hooks.onEvent?.({ type: 'rolled-back', uuid, reason });
+      return null;
+    } catch (error) {
+      return `${describeFailure(root, error)}`;
+    }
+  };
+  const rolledBack = async (code: string, message: string, files: readonly FileStat[]): Promise<TransactionOutcome> => {
+    const problem = await rollback({ code, message });
+    const text = problem === null ? message : `${message.replace(/[;,.]? ?every file was restored\.?/i, '')}; the rollback could not finish (${problem}): the next relay command finishes it.`;
+    return { status: 'rolled-back', uuid, error: { code, message: text }, files };
   };
 
   try {
+    if (configured(preCommand)) {
+      const pre = await run('preCommand', preCommand);
+      hooks.fault?.('pre-command-done');
+      if (pre.result.exitCode !== 0) {
+        const problem = await rollback({ code: 'PRE_COMMAND_FAILED', message: 'preCommand failed' });
+        const message = `preCommand ${pre.argv.join(' ')} failed (exit ${pre.result.exitCode}); the answer was not written${problem ? `, and what the command changed could not be put back yet (${problem}): the next relay command does it` : ''}.\n${tail(pre.result.output)}`;
+        return { status: 'rejected', uuid, error: { code: 'PRE_COMMAND_FAILED', message } };
+      }
+    }
+    let errorsBefore = 0;
+    let hasLinter = configured(linterCommand);
+    if (hasLinter) {
+      const baseline = await run('linter', linterCommand);
+      if (baseline.result.startFailed) {
+        // Counting "1 error before, 1 after" for a missing program would pass every patch as linted.
+        hasLinter = false;
+        warnings.push(`The linter (${baseline.argv.join(' ')}) could not be started, so this patch was not linted: ${tail(baseline.result.output, 300)}`);
+      } else errorsBefore = countLinterErrors(baseline.result.exitCode, baseline.result.output);
+    }
+
     changes.forEach((change, index) => {
-      writeChange(root, change.path, change.after);
+      writeProjectFile(root, uuid, change.path, change.after, io, true);
       hooks.fault?.(`file-written:${index}`);
     });
     hooks.fault?.('all-written');
     const touched = new Set(changes.map((c) => c.path));
 
-    if (configured(config.patch.postCommand)) {
-      const capture: OutsideCapture | null = (await isGitRepo(root)) ? await captureOutsideChanges(root, touched) : null;
-      const post = await run('postCommand', config.patch.postCommand);
-      if (capture) {
-        const extra = await capture.changedSince();
-        for (const [file, before] of extra) {
-          record.snapshot[file] = before;
-          touched.add(file);
-        }
-        if (extra.size > 0) writePending(root, { ...pending, snapshot: record.snapshot });
-      }
-      if (post.result.exitCode !== 0) {
-        const error: Failure = { code: 'POST_COMMAND_FAILED', message: `postCommand ${post.argv.join(' ')} failed (exit ${post.result.exitCode}); every file was restored.\n${tail(post.result.output)}` };
-        const files = statsNow(root, record);
-        rollback(error);
-        return { status: 'rolled-back', uuid, error, files };
-      }
+    let postFailed: { argv: readonly string[]; exitCode: number; output: string } | null = null;
+    if (configured(postCommand)) {
+      const post = await run('postCommand', postCommand);
+      hooks.fault?.('post-command-done');
+      if (post.result.exitCode !== 0) postFailed = { argv: post.argv, exitCode: post.result.exitCode, output: post.result.output };
+    }
+    if (postFailed) {
+      const files = statsNow(root, record);
+      return await rolledBack('POST_COMMAND_FAILED', `postCommand ${postFailed.argv.join(' ')} failed (exit ${postFailed.exitCode}); every file was restored.\n${tail(postFailed.output)}`, files);
     }
 
     let linter: LinterVerdict | undefined;
     if (hasLinter) {
-      const after = await run('linter', config.patch.linter);
+      const after = await run('linter', linterCommand);
       const errorsAfter = countLinterErrors(after.result.exitCode, after.result.output);
       linter = { errorsBefore, errorsAfter, added: Math.max(0, errorsAfter - errorsBefore), output: tail(after.result.output, 8000) };
       record.linter = { errorsBefore, errorsAfter, output: linter.output };
+    }
+
+    if (worktree) {
+      // The commands are done: what they changed outside the answer joins the snapshot, and the
+      // journal narrows to those files, so edits the person makes while deciding are not undone.
+      const outside = (await changesSinceCapture(root, worktree.tree, stateDir(root), CAPTURE_EXCLUDE)).filter((c) => !touched.has(c.path));
+      for (const change of outside) {
+        record.snapshot[change.path] = change.status === 'A' ? null : await capturedText(root, worktree.tree, change.path);
+        touched.add(change.path);
+      }
+      const { worktree: _done, ...narrowed } = pending;
+      pending = { ...narrowed, snapshot: record.snapshot, warnings };
+      writePending(root, pending, io);
+      hooks.fault?.('commands-settled');
     }
 
     const files = statsNow(root, record);
@@ -345,7 +411,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
         projectId: meta.projectId,
         root,
         reasoning: meta.reasoning,
-        warnings: record.warnings,
+        warnings,
         files: files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, readTextOrNull(root, f.path)) })),
         reason: config.patch.approvalMode === 'manual' ? 'manual-mode' : 'linter-errors',
         ...(meta.gitCommitMsg ? { gitCommitMsg: meta.gitCommitMsg } : {}),
@@ -357,36 +423,43 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     }
 
     if (!decision.approve) {
-      const error: Failure = { code: 'REJECTED', message: decision.reason ? `Rejected: ${decision.reason}` : 'Rejected; every file was restored.' };
-      rollback(error);
-      return { status: 'rolled-back', uuid, error, files };
+      return await rolledBack('REJECTED', decision.reason ? `Rejected: ${decision.reason}` : 'Rejected; every file was restored.', files);
     }
 
     const keep = new Set(decision.keep ?? [...touched]);
     // Partial approval: a file the person unchecked goes back to its snapshot.
     const dropped = [...touched].filter((p) => !keep.has(p) && files.some((f) => f.path === p));
-    for (const file of dropped) writeChange(root, file, record.snapshot[file] ?? null);
+    for (const file of dropped) restoreProjectFile(root, uuid, file, record.snapshot[file] ?? null, io);
     removeEmptyFolders(root, record.createdDirs);
     const keptFiles = files.filter((f) => !dropped.includes(f.path));
     if (keptFiles.length === 0) {
-      const error: Failure = { code: 'REJECTED', message: 'No file was kept; every file was restored.' };
-      rollback(error);
-      return { status: 'rolled-back', uuid, error, files };
+      return await rolledBack('REJECTED', 'No file was kept; every file was restored.', files);
     }
 
     let branch: string | undefined;
-    if (config.git.autoGitBranch) branch = await switchToPatchBranch(root, config, uuid, meta.gitCommitMsg, record.warnings);
+    if (config.git.autoGitBranch) {
+      const from = (await isGitRepo(root)) ? await symbolicHead(root) : null;
+      branch = await switchToPatchBranch(root, config, uuid, meta.gitCommitMsg, warnings, (name) => {
+        // Written down before the switch: recovery puts HEAD back on `from`.
+        if (from) writePending(root, (pending = { ...pending, branch: name, branchFrom: from }), io);
+      });
+      hooks.fault?.('branch-switched');
+    }
 
+    const { owner: _owner, worktree: _worktree, branchFrom: _from, branch: _branch, ...base } = pending;
     const committed: TransactionRecord = {
-      ...record,
+      ...base,
+      ...(record.linter ? { linter: record.linter } : {}),
+      warnings,
       approved: true,
       files: keptFiles,
       result: Object.fromEntries([...touched].filter((p) => !dropped.includes(p)).map((p) => [p, readTextOrNull(root, p)])),
       decision: { by, kept: keptFiles.map((f) => f.path), rolledBack: dropped },
       ...(branch ? { branch } : {}),
     };
-    commitRecord(root, committed);
-    hooks.fault?.('record-committed');
+    const cleanup = commitTransaction(root, committed, io, () => hooks.fault?.('record-committed'));
+    settled = true;
+    if (cleanup) warnings.push(cleanup);
     hooks.onEvent?.({ type: 'committed', uuid, files: keptFiles });
     return {
       status: 'applied',
@@ -394,43 +467,24 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       files: keptFiles,
       rolledBack: dropped,
       approvedBy: by,
-      warnings: record.warnings,
+      warnings,
       ...(branch ? { branch } : {}),
       ...(linter ? { linter } : {}),
     };
   } catch (error) {
-    const failure: Failure = { code: 'TRANSACTION_FAILED', message: `The transaction failed and every file was restored: ${(error as Error).message}` };
-    rollback(failure);
-    return { status: 'rolled-back', uuid, error: failure, files: [] };
+    if (settled) throw error;
+    return await rolledBack(error instanceof FileWriteError ? 'WRITE_FAILED' : 'TRANSACTION_FAILED', `${whatFailed(root, error)}. Every file was restored.`, statsNow(root, record));
   }
-}
-
-function countFromRun(run: { result: { exitCode: number; output: string } }): number {
-  return countLinterErrors(run.result.exitCode, run.result.output);
 }
 
 function tail(text: string, max = 2000): string {
   return text.length <= max ? text.trim() : `…${text.slice(text.length - max).trim()}`;
 }
 
-
 function statsNow(root: string, record: TransactionRecord): FileStat[] {
   return Object.entries(record.snapshot)
     .map(([file, before]) => fileStat(file, before, readTextOrNull(root, file)))
     .filter((s) => s.added + s.removed > 0 || s.change !== 'modify');
-}
-
-/** Writes (or deletes, for null) one file atomically, creating folders as needed. */
-function writeChange(root: string, file: string, content: string | null): void {
-  const absolute = path.join(root, file);
-  if (content === null) {
-    rmSync(absolute, { force: true });
-    removeEmptyParents(root, path.dirname(file));
-    return;
-  }
-  if (existsSync(absolute) && readFileSync(absolute, 'utf8') === content) return;
-  const mode = existsSync(absolute) ? statSync(absolute).mode & 0o777 : undefined;
-  writeFileAtomic(absolute, content, mode === undefined ? {} : { mode });
 }
 
 /** The folders that writing these changes will create, outermost first. */
@@ -447,83 +501,7 @@ function foldersToCreate(root: string, changes: readonly PlannedChange[]): strin
   return [...folders].sort((a, b) => a.length - b.length);
 }
 
-function removeEmptyParents(root: string, dir: string): void {
-  let current = dir;
-  while (current !== '.' && current !== '') {
-    const absolute = path.join(root, current);
-    try {
-      if (readdirSync(absolute).length > 0) return;
-      rmdirSync(absolute);
-    } catch {
-      return;
-    }
-    current = path.dirname(current);
-  }
-}
-
-function removeEmptyFolders(root: string, folders: readonly string[]): void {
-  for (const dir of [...folders].sort((a, b) => b.length - a.length)) {
-    try {
-      if (readdirSync(path.join(root, dir)).length === 0) rmdirSync(path.join(root, dir));
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** Puts every file of the record back as it was before the transaction. */
-export function restoreSnapshot(root: string, record: Pick<TransactionRecord, 'snapshot' | 'createdDirs'>): string[] {
-  const restored: string[] = [];
-  for (const [file, before] of Object.entries(record.snapshot)) {
-    const current = readTextOrNull(root, file);
-    if (current === before) continue;
-    writeChange(root, file, before);
-    restored.push(file);
-  }
-  removeEmptyFolders(root, record.createdDirs);
-  return restored;
-}
-
-/**
- * Rolls back transactions left pending by a process that died (crash, SIGKILL, power loss).
- * Pending records whose owner still runs are left alone. Call it holding the project lock.
- */
-function recoverPendingUnlocked(root: string, hooks: PatchHooks): Recovery[] {
-  const recovered: Recovery[] = [];
-  for (const uuid of listPending(root)) {
-    if (existsSync(committedPath(root, uuid))) {
-      removePending(root, uuid); // the commit finished; only the cleanup was interrupted
-      continue;
-    }
-    let record: TransactionRecord;
-    try {
-      record = readRecord(pendingPath(root, uuid));
-    } catch {
-      continue;
-    }
-    if (record.owner && !ownerIsGone(record.owner)) continue;
-    const restored = restoreSnapshot(root, record);
-    removePending(root, uuid);
-    const recovery = { uuid, restored };
-    recovered.push(recovery);
-    hooks.onEvent?.({ type: 'recovered', recovery });
-  }
-  return recovered;
-}
-
-/** Rolls back interrupted transactions of a project (what every `relay` command does first). */
-export function recoverPending(root: string, hooks: PatchHooks = {}): Recovery[] | { busy: Failure } {
-  if (!existsSync(path.join(root, '.relaycode'))) return [];
-  const lock = acquireProjectLock(root, now(hooks));
-  if ('heldBy' in lock) return { busy: busy(lock.heldBy) };
-  try {
-    return recoverPendingUnlocked(root, hooks);
-  } finally {
-    lock.release();
-  }
-}
-
-async function switchToPatchBranch(root: string, config: RelayConfig, uuid: string, message: string | undefined, warnings: string[]): Promise<string | undefined> {
+async function switchToPatchBranch(root: string, config: RelayConfig, uuid: string, message: string | undefined, warnings: string[], beforeSwitch: (name: string) => void): Promise<string | undefined> {
   if (!(await isGitRepo(root))) {
     warnings.push('autoGitBranch is on but the project is not a git repository; no branch was created.');
     return undefined;
@@ -537,6 +515,7 @@ async function switchToPatchBranch(root: string, config: RelayConfig, uuid: stri
     warnings.push(`Branch name ${name} is not valid for git; no branch was created.`);
     return undefined;
   }
+  beforeSwitch(name);
   try {
     await createBranch(root, name);
     return name;

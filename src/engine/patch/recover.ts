@@ -1,0 +1,116 @@
+// Crash recovery of a project: what every `relay` command (and the app, at start) does first.
+// It finishes what a dead process left: transactions pending without a living owner are undone
+// (or, when they reached their commit point, cleaned up), an interrupted `relay git commit` is
+// finished, and temp files, backups and lock leftovers of dead processes are removed.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describeErrno, FileWriteError, sweepTempFiles } from '../fs/atomic.js';
+import { ownerIsGone } from '../fs/process.js';
+import { nodeIo, type WriteIo } from '../fs/write-io.js';
+import { finishInterruptedCommit } from '../git/commit.js';
+import type { Failure } from '../result.js';
+import { closeJournal, isCommitted, orphanBackups, undoTransaction } from './journal.js';
+import { stopLeftoverCommands } from './leftover-commands.js';
+import { acquireProjectLock, projectBusy } from './lock.js';
+import { listPending, pendingPath, readRecord, stateDir } from './state.js';
+
+/** One transaction recovery rolled back. */
+export interface Recovery {
+  readonly uuid: string;
+  readonly restored: readonly string[];
+}
+
+/** What recovery did, and what it could not do yet (those stay pending for the next command). */
+export interface RecoveryReport {
+  readonly recovered: readonly Recovery[];
+  readonly problems: readonly Failure[];
+  /** One line when an interrupted `relay git commit` was finished or found not done. */
+  readonly gitCommit: string | null;
+}
+
+export interface RecoveryHooks {
+  readonly io?: WriteIo;
+  readonly onRecovered?: (recovery: Recovery) => void;
+}
+
+/** One line naming the file and the cause of a failure, relative to the project. */
+export function describeFailure(root: string, error: unknown): string {
+  if (error instanceof FileWriteError) return `${path.relative(root, error.file) || error.file}: ${describeErrno(error.cause)}`;
+  return describeErrno(error);
+}
+
+/** True when the folder holds anything recovery would act on (so a clean project needs no lock). */
+function hasLeftovers(root: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir(root));
+  } catch {
+    return false;
+  }
+  // lock.json too: a stale lock is taken over and released, so a crash leaves no lock behind.
+  return names.some((n) => n === 'lock.json' || n.endsWith('.pending.yml') || n.endsWith('.pending.json') || n.endsWith('.backup') || n.endsWith('.tmp') || n.startsWith('.git-commit-') || n.includes('.break-'));
+}
+
+/**
+ * Recovers a project; call it holding the project lock. Transactions whose owner still runs
+ * are left alone. Never throws for a write that fails: the problem is reported and the pending
+ * record stays, so the next command tries again.
+ */
+export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): Promise<RecoveryReport> {
+  const io = hooks.io ?? nodeIo;
+  const recovered: Recovery[] = [];
+  const problems: Failure[] = [];
+  for (const uuid of listPending(root)) {
+    let record;
+    try {
+      record = readRecord(pendingPath(root, uuid));
+    } catch (error) {
+      problems.push({ code: 'RECORD_DAMAGED', message: `${path.relative(root, pendingPath(root, uuid))} cannot be read (${(error as Error).message}); it was left as it is. Check the files it names, then delete it.` });
+      continue;
+    }
+    if (record.owner && !ownerIsGone(record.owner)) continue;
+    try {
+      if (isCommitted(root, uuid)) {
+        closeJournal(root, record, io); // the commit point was reached; only the clean-up was interrupted
+        continue;
+      }
+      await stopLeftoverCommands(uuid);
+      const restored = await undoTransaction(root, record, io);
+      closeJournal(root, record, io);
+      const recovery = { uuid, restored };
+      recovered.push(recovery);
+      hooks.onRecovered?.(recovery);
+    } catch (error) {
+      problems.push({ code: 'RECOVERY_FAILED', message: `Interrupted transaction ${uuid} could not be rolled back yet: ${describeFailure(root, error)}. It stays pending; fix that and run any relay command again.` });
+    }
+  }
+  let gitCommit: string | null = null;
+  try {
+    const finished = await finishInterruptedCommit(root, { dir: stateDir(root) }, ownerIsGone);
+    if (finished.state === 'committed') gitCommit = `An interrupted \`relay git commit\` had committed ${finished.head?.slice(0, 10) ?? ''}; the index was brought in line.`;
+    else if (finished.state === 'not-committed') gitCommit = 'An interrupted `relay git commit` had not committed anything; nothing was changed.';
+    else if (finished.state === 'head-moved') gitCommit = 'An interrupted `relay git commit` was found, but HEAD has moved since; it was left as it is.';
+  } catch (error) {
+    problems.push({ code: 'RECOVERY_FAILED', message: `An interrupted \`relay git commit\` could not be finished: ${describeFailure(root, error)}.` });
+  }
+  try {
+    for (const dir of orphanBackups(root)) io.remove(dir);
+    sweepTempFiles(stateDir(root), { io });
+  } catch (error) {
+    problems.push({ code: 'RECOVERY_FAILED', message: `Leftover files in ${path.relative(root, stateDir(root))} could not be removed: ${describeFailure(root, error)}.` });
+  }
+  return { recovered, problems, gitCommit };
+}
+
+/** Recovers a project under its lock (what every `relay` command does first). */
+export async function recoverPending(root: string, hooks: RecoveryHooks & { readonly now?: () => Date } = {}): Promise<RecoveryReport | { readonly busy: Failure }> {
+  if (!existsSync(stateDir(root)) || !hasLeftovers(root)) return { recovered: [], problems: [], gitCommit: null };
+  const lock = acquireProjectLock(root, hooks.now?.() ?? new Date());
+  if ('failed' in lock) return { recovered: [], problems: [lock.failed], gitCommit: null };
+  if ('heldBy' in lock) return { busy: projectBusy(lock) };
+  try {
+    return await recoverUnlocked(root, hooks);
+  } finally {
+    lock.release();
+  }
+}
