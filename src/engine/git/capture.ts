@@ -44,7 +44,7 @@ async function withPrivateIndex<T>(cwd: string, scratchDir: string, seed: boolea
  */
 export async function captureWorkTree(cwd: string, scratchDir: string, exclude: readonly string[] = []): Promise<string> {
   return withPrivateIndex(cwd, scratchDir, true, async (indexFile) => {
-    await git(cwd, ['add', '-A', '--ignore-errors', '--', ...pathspecs(exclude)], { indexFile, okExitCodes: [1] });
+    await git(cwd, ['-c', 'advice.addIgnoredFile=false', 'add', '-A', '--ignore-errors', '--', ...pathspecs(exclude)], { indexFile, okExitCodes: [1] });
     const { stdout } = await git(cwd, ['write-tree'], { indexFile });
     return stdout.trim();
   });

@@ -28,12 +28,14 @@ export interface GitOptions {
 // simple-git refuses an explicitly given environment that names an editor, pager or git setting
 // (they can run programs); without one it drops ambient GIT_* itself. Same here, by hand.
 const UNSAFE_ENV = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
+/** Who a commit is by: passed on, so a commit made through a private index has the user's identity. */
+const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE'];
 
 function inheritableEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     const lower = key.toLowerCase();
-    if (value === undefined || UNSAFE_ENV.has(lower) || lower.startsWith('git_')) continue;
+    if (value === undefined || UNSAFE_ENV.has(lower) || (lower.startsWith('git_') && !IDENTITY_ENV.includes(key))) continue;
     env[key] = value;
   }
   return env;
@@ -51,7 +53,7 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
   const client = simpleGit({
     baseDir: cwd,
     maxConcurrentProcesses: 4,
-    ...(options.indexFile ? { allowEnvironment: ['GIT_INDEX_FILE'] } : {}),
+    ...(options.indexFile ? { allowEnvironment: ['GIT_INDEX_FILE', ...IDENTITY_ENV] } : {}),
     errors(error, result) {
       exitCode = result.exitCode;
       stderr = Buffer.concat(result.stdErr).toString('utf8');

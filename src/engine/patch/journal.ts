@@ -158,6 +158,8 @@ export function removeEmptyFolders(root: string, folders: readonly string[]): vo
  */
 export async function undoTransaction(root: string, record: TransactionRecord, io: WriteIo = nodeIo): Promise<string[]> {
   const restored: string[] = [];
+  // Temp files of a dead writer first: a folder the transaction created must be empty to go.
+  for (const folder of foldersOf(root, record)) sweepTempFiles(folder, { io });
   for (const [file, before] of Object.entries(record.snapshot)) {
     if (restoreProjectFile(root, record.uuid, file, before, io)) restored.push(file);
   }

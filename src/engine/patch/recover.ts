@@ -8,9 +8,10 @@ import { describeErrno, FileWriteError, sweepTempFiles } from '../fs/atomic.js';
 import { ownerIsGone } from '../fs/process.js';
 import { nodeIo, type WriteIo } from '../fs/write-io.js';
 import { finishInterruptedCommit } from '../git/commit.js';
+import { GitCommandError } from '../git/core.js';
 import type { Failure } from '../result.js';
 import { closeJournal, isCommitted, orphanBackups, undoTransaction } from './journal.js';
-import { stopLeftoverCommands } from './leftover-commands.js';
+import { stopLeftoverCommands, transactionMark } from './leftover-commands.js';
 import { acquireProjectLock, projectBusy } from './lock.js';
 import { listPending, pendingPath, readRecord, stateDir } from './state.js';
 
@@ -33,10 +34,28 @@ export interface RecoveryHooks {
   readonly onRecovered?: (recovery: Recovery) => void;
 }
 
+/** The line of a message that says what went wrong (git's "fatal:"/"error:" line when there is one), capped. */
+export function oneLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const line = lines.find((l) => /\b(fatal|error):/.test(l)) ?? lines[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** The git verb of an argument list (options and `-c name=value` skipped). */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '-c') i += 1;
+    else if (!args[i]!.startsWith('-')) return args[i]!;
+  }
+  return '';
+}
+
 /** One line naming the file and the cause of a failure, relative to the project. */
 export function describeFailure(root: string, error: unknown): string {
   if (error instanceof FileWriteError) return `${path.relative(root, error.file) || error.file}: ${describeErrno(error.cause)}`;
-  return describeErrno(error);
+  // git writes its own files (.git/objects, the index); which one is in its message.
+  if (error instanceof GitCommandError) return `git ${subcommand(error.args)} failed writing in .git: ${oneLine(error.stderr)}`;
+  return oneLine(describeErrno(error));
 }
 
 /** True when the folder holds anything recovery would act on (so a clean project needs no lock). */
@@ -74,7 +93,7 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
         closeJournal(root, record, io); // the commit point was reached; only the clean-up was interrupted
         continue;
       }
-      await stopLeftoverCommands(uuid);
+      if (record.owner) await stopLeftoverCommands(transactionMark(root, uuid, record.owner));
       const restored = await undoTransaction(root, record, io);
       closeJournal(root, record, io);
       const recovery = { uuid, restored };
@@ -97,7 +116,8 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
     for (const dir of orphanBackups(root)) io.remove(dir);
     sweepTempFiles(stateDir(root), { io });
   } catch (error) {
-    problems.push({ code: 'RECOVERY_FAILED', message: `Leftover files in ${path.relative(root, stateDir(root))} could not be removed: ${describeFailure(root, error)}.` });
+    // Said only when nothing else was: one line is enough when the disk refuses everything.
+    if (problems.length === 0) problems.push({ code: 'RECOVERY_FAILED', message: `Leftover files in ${path.relative(root, stateDir(root))} could not be removed: ${describeFailure(root, error)}.` });
   }
   return { recovered, problems, gitCommit };
 }

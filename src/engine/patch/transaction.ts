@@ -20,7 +20,7 @@ import { nodeIo, type WriteIo } from '../fs/write-io.js';
 import { currentOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
 import { CAPTURE_EXCLUDE, closeJournal, commitTransaction, removeEmptyFolders, restoreProjectFile, undoTransaction, writeProjectFile } from './journal.js';
-import { markedEnv } from './leftover-commands.js';
+import { markedEnv, transactionMark } from './leftover-commands.js';
 import { describeFailure, recoverPending, recoverUnlocked, type Recovery, type RecoveryReport } from './recover.js';
 
 export { recoverPending, type Recovery, type RecoveryReport };
@@ -246,7 +246,7 @@ const configured = (c: string | readonly string[]): boolean => (Array.isArray(c)
 
 /** "Could not write src/a.ts: no space left on device (ENOSPC)" for a write, the message otherwise. */
 function whatFailed(root: string, error: unknown): string {
-  return error instanceof FileWriteError ? `Could not write ${describeFailure(root, error)}` : `The transaction failed: ${(error as Error).message}`;
+  return error instanceof FileWriteError ? `Could not write ${describeFailure(root, error)}` : `The transaction failed: ${describeFailure(root, error)}`;
 }
 
 /**
@@ -261,8 +261,9 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
   const io = hooks.io ?? nodeIo;
   const runCommand = hooks.runCommand ?? execaRunner;
   const timeoutMs = hooks.commandTimeoutMs ?? 10 * 60_000;
-  // Every command carries the transaction's mark, so recovery can stop one the crash left running.
-  const commandOptions = { cwd: root, timeoutMs, env: markedEnv(uuid), ...(hooks.signal ? { signal: hooks.signal } : {}) };
+  const owner = currentOwner(now(hooks));
+  // Every command carries this run's mark, so recovery can stop one the crash left running.
+  const commandOptions = { cwd: root, timeoutMs, env: markedEnv(transactionMark(root, uuid, owner)), ...(hooks.signal ? { signal: hooks.signal } : {}) };
   const run = async (which: 'preCommand' | 'postCommand' | 'linter', command: string | readonly string[]) => {
     const argv = toArgv(command);
     if (!argv.ok) return { argv: [] as string[], result: { exitCode: 1, output: argv.error.message, timedOut: false, startFailed: false } };
@@ -281,7 +282,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     try {
       worktree = { tree: await captureWorkTree(root, stateDir(root), CAPTURE_EXCLUDE) };
     } catch (error) {
-      return { status: 'rejected', uuid, error: { code: 'CAPTURE_FAILED', message: `The work tree could not be captured before running the configured commands (${(error as Error).message}); nothing was changed.` } };
+      return { status: 'rejected', uuid, error: { code: 'CAPTURE_FAILED', message: `The work tree could not be captured before running the configured commands (${describeFailure(root, error)}); nothing was changed.` } };
     }
   } else if (hasCommands) {
     warnings.push('This project is not a git repository: files the configured commands change outside the answer cannot be put back on a rollback or after a crash.');
@@ -307,7 +308,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     warnings,
     ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
   };
-  let pending: TransactionRecord = { ...record, owner: currentOwner(now(hooks)), ...(worktree ? { worktree } : {}) };
+  let pending: TransactionRecord = { ...record, owner, ...(worktree ? { worktree } : {}) };
   try {
     writePending(root, pending, io);
   } catch (error) {
