@@ -61,6 +61,12 @@ export function parseNameStatusZ(output: string): TreeChange[] {
   return changes;
 }
 
+/** True when the object store still has the captured tree (git does not fsync objects by default: a power cut may lose it). */
+export async function captureExists(cwd: string, tree: string): Promise<boolean> {
+  const { exitCode } = await git(cwd, ['cat-file', '-e', `${tree}^{tree}`], { okExitCodes: [1, 128] });
+  return exitCode === 0;
+}
+
 /** What differs between the captured `tree` and the work tree now, under `cwd`. */
 export async function changesSinceCapture(cwd: string, tree: string, scratchDir: string, exclude: readonly string[] = []): Promise<TreeChange[]> {
   const now = await captureWorkTree(cwd, scratchDir, exclude);

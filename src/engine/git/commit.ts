@@ -165,17 +165,19 @@ export async function commitPathsDurably(cwd: string, paths: readonly string[], 
   const intent: CommitIntent = { version: 1, id, owner: currentOwner(), head, message, paths: changed };
   writeFileAtomic(intentPath(journal), `${JSON.stringify(intent, null, 2)}\n`);
   const index = scratch(journal, id, 'index');
+  let finished = true;
   try {
     await git(cwd, head ? ['read-tree', head] : ['read-tree', '--empty'], { indexFile: index });
     await git(cwd, ['--literal-pathspecs', 'add', '-A', '--', ...changed], { indexFile: index });
     const committed = await git(cwd, ['commit', '-q', '--no-edit', '-m', message], { indexFile: index, okExitCodes: [1] });
     if (committed.exitCode === 1) return null; // the work tree of these paths equals HEAD after all (only the index differed)
     const sha = (await git(cwd, ['rev-parse', 'HEAD'])).stdout.trim();
-    await syncIndexPaths(cwd, changed, journal, id);
+    // Another git holds the index right now: the intent stays, and the next command brings the index in line.
+    finished = await syncIndexPaths(cwd, changed, journal, id);
     return sha;
   } finally {
     removeScratch(journal, id);
-    rmSync(intentPath(journal), { force: true });
+    if (finished) rmSync(intentPath(journal), { force: true });
   }
 }
 
@@ -197,7 +199,7 @@ export function readCommitIntent(journal: CommitJournal): CommitIntent | null {
 }
 
 /** How an interrupted commit was finished. */
-export type CommitRecovery = { readonly state: 'none' } | { readonly state: 'running' } | { readonly state: 'committed' | 'not-committed' | 'head-moved'; readonly head: string | null };
+export type CommitRecovery = { readonly state: 'none' | 'running' | 'index-busy' } | { readonly state: 'committed' | 'not-committed' | 'head-moved'; readonly head: string | null };
 
 /**
  * Finishes a durable commit whose process died: when HEAD holds its commit, the index is brought
@@ -220,7 +222,10 @@ export async function finishInterruptedCommit(cwd: string, journal: CommitJourna
   if ((sha || null) === intent.head) state = 'not-committed';
   else if ((parents.trim() || null) === intent.head && sameMessage(body.join('\n'), intent.message)) state = 'committed';
   else state = 'head-moved';
-  if (state === 'committed') await syncIndexPaths(cwd, intent.paths, journal, intent.id);
+  if (state === 'committed' && !(await syncIndexPaths(cwd, intent.paths, journal, intent.id))) {
+    removeScratch(journal, intent.id);
+    return { state: 'index-busy' }; // another git holds the index: tried again by the next command
+  }
   removeScratch(journal, intent.id);
   rmSync(file, { force: true });
   return { state, head: sha || null };

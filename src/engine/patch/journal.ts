@@ -10,7 +10,7 @@ import path from 'node:path';
 import { readTextOrNull } from '../fs/read.js';
 import { describeErrno, FileWriteError, sweepTempFiles, writeFileAtomic } from '../fs/atomic.js';
 import { nodeIo, type WriteIo } from '../fs/write-io.js';
-import { changesSinceCapture, restoreCapturedPaths } from '../git/capture.js';
+import { captureExists, changesSinceCapture, restoreCapturedPaths } from '../git/capture.js';
 import { deleteBranch, pointHeadAt } from '../git/branch.js';
 import { headPosition } from '../git/head.js';
 import { STATE_DIR } from './config.js';
@@ -163,7 +163,8 @@ export async function undoTransaction(root: string, record: TransactionRecord, i
   for (const [file, before] of Object.entries(record.snapshot)) {
     if (restoreProjectFile(root, record.uuid, file, before, io)) restored.push(file);
   }
-  if (record.worktree) {
+  // Without the captured tree (lost with a power cut before git wrote it out) only the answer's files can be put back.
+  if (record.worktree && (await captureExists(root, record.worktree.tree))) {
     const changes = await changesSinceCapture(root, record.worktree.tree, stateDir(root), CAPTURE_EXCLUDE);
     await restoreCapturedPaths(root, record.worktree.tree, changes, stateDir(root));
     for (const change of changes) if (!restored.includes(change.path)) restored.push(change.path);

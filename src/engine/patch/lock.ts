@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { stateDir } from './state.js';
-import { acquireLockFile, inspectLockFile, type LockReading } from '../fs/lock.js';
+import { acquireLockFile, type LockReading } from '../fs/lock.js';
 import { describeErrno } from '../fs/atomic.js';
 import { currentOwner, type ProcessOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
@@ -53,12 +53,6 @@ export function acquireProjectLock(root: string, now: Date = new Date()): Projec
       }
     },
   };
-}
-
-/** Who holds the project lock now, without taking it. */
-export function projectLockHolder(root: string): ProcessOwner | null {
-  const state = inspectLockFile(projectLockPath(root));
-  return state.state === 'held' ? ownerOf(state.reading) : null;
 }
 
 /** The refusal for a busy project. */

@@ -109,6 +109,7 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
     if (finished.state === 'committed') gitCommit = `An interrupted \`relay git commit\` had committed ${finished.head?.slice(0, 10) ?? ''}; the index was brought in line.`;
     else if (finished.state === 'not-committed') gitCommit = 'An interrupted `relay git commit` had not committed anything; nothing was changed.';
     else if (finished.state === 'head-moved') gitCommit = 'An interrupted `relay git commit` was found, but HEAD has moved since; it was left as it is.';
+    else if (finished.state === 'index-busy') gitCommit = 'An interrupted `relay git commit` had committed, but another git process holds the index now; the next relay command brings the index in line.';
   } catch (error) {
     problems.push({ code: 'RECOVERY_FAILED', message: `An interrupted \`relay git commit\` could not be finished: ${describeFailure(root, error)}.` });
   }

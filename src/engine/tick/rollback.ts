@@ -76,10 +76,9 @@ function removeWithEmptyParents(root: string, rel: string): boolean {
 /**
  * Appendix B: put HEAD back on its branch at base (`git reset --hard`), remove the untracked
  * files the tick created (only those), restore guarded files, then check that it is clean.
- * Idempotent, so an interrupted rollback is finished by running it again. `keep` names files of
- * the runner that are never removed (the rollback intent itself).
+ * Idempotent, so an interrupted rollback is finished by running it again.
  */
-export async function rollback(root: string, plan: RollbackPlan, keep: readonly string[] = []): Promise<RollbackResult> {
+export async function rollback(root: string, plan: RollbackPlan): Promise<RollbackResult> {
   const problems: string[] = [];
   const removed: string[] = [];
   try {
@@ -96,15 +95,13 @@ export async function rollback(root: string, plan: RollbackPlan, keep: readonly 
   } catch (error) {
     problems.push(`git status failed: ${(error as Error).message}`);
   }
-  for (const rel of keep) untracked.delete(rel);
   for (const rel of [...untracked].sort()) {
     if (removeWithEmptyParents(root, rel)) removed.push(rel);
     else problems.push(`refused to remove ${rel}: it does not resolve inside the repository`);
   }
   const unrestored = applyRestoreEntries(root, plan.restore);
   const [left, head] = await Promise.all([status(root), headCommit(root)]);
-  const dirty = left.filter((e) => !keep.includes(e.path));
-  if (dirty.length > 0) problems.push(`work tree not clean after rollback: ${dirty.slice(0, 5).map((e) => `${e.code} ${e.path}`).join(', ')}`);
+  if (left.length > 0) problems.push(`work tree not clean after rollback: ${left.slice(0, 5).map((e) => `${e.code} ${e.path}`).join(', ')}`);
   if (head !== plan.base) problems.push(`HEAD is ${head ?? 'unborn'} instead of the base commit ${plan.base}`);
   return { clean: problems.length === 0, removed, problems, unrestored, head };
 }
