@@ -1,6 +1,6 @@
 // `relay git commit`: commits the files of a transaction under the project lock, durably (see
 // commitPathsDurably): a kill at any point leaves HEAD and the index either before or after.
-import { commitPathsDurably } from '../git/commit.js';
+import { commitPathsDurably } from '../git/durable-commit.js';
 import { GitCommandError } from '../git/core.js';
 import { fail, ok, type Result } from '../result.js';
 import { stateDir } from './state.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describeErrno, FileWriteError, sweepTempFiles } from '../fs/atomic.js';
 import { ownerIsGone } from '../fs/process.js';
 import { nodeIo, type WriteIo } from '../fs/write-io.js';
-import { finishInterruptedCommit } from '../git/commit.js';
+import { finishInterruptedCommit } from '../git/durable-commit.js';
 import { GitCommandError } from '../git/core.js';
 import type { Failure } from '../result.js';
 import { closeJournal, isCommitted, orphanBackups, undoTransaction } from './journal.js';
