@@ -176,7 +176,8 @@ export async function tmpfsEnospc(options: { points: number }): Promise<CheckRes
         counts.failed += 1;
         for (const problem of outputProblems(run, /no space left on device|ENOSPC/i)) violations.push(`${where}: ${problem}`);
         // Where it ran out: the file the line names (the lock, the pending record, a project file, git's objects).
-        const named = /(?:write|lock|captured before running the configured commands \()\s*([^\s:(]+)/.exec(saidLines(run)[0] ?? '')?.[1] ?? '?';
+        const line = saidLines(run)[0] ?? '';
+        const named = /writing in \.git/.test(line) ? '.git/objects (git)' : (/(?:write|lock)\s+([^\s:(]+)/.exec(line)?.[1] ?? '?');
         failedAt.add(named.replace(/[0-9a-f-]{36}/, '<uuid>'));
       }
       if (leftovers(project).some((f) => f.endsWith('.pending.yml'))) counts.pendingLeft += 1;

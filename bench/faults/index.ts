@@ -75,9 +75,9 @@ const only = new Set((values.only ?? 'kills,locks,ticks,disk,fuzz').split(',').m
 const results: CheckResult[] = [];
 const started = performance.now();
 
-function print(result: CheckResult, ms: number): void {
+function print(result: CheckResult, time: string): void {
   const verdict = result.skipped ? 'SKIPPED' : result.violations.length === 0 ? 'ok' : `${result.violations.length} VIOLATION(S)`;
-  console.log(`\n■ ${result.name} — ${verdict} (${(ms / 1000).toFixed(1)} s)`);
+  console.log(`\n■ ${result.name} — ${verdict} (${time})`);
   if (result.skipped) console.log(`  notice: ${result.skipped}`);
   for (const [key, value] of Object.entries(result.figures)) console.log(`  ${key.padEnd(40)} ${value}`);
   for (const v of result.violations.slice(0, 20)) console.log(`  ✘ ${v}`);
@@ -93,17 +93,17 @@ async function step(run: () => Promise<CheckResult | CheckResult[]>): Promise<vo
   } catch (error) {
     out = [{ name: 'a check crashed', figures: {}, violations: [(error as Error).stack ?? String(error)] }];
   }
-  const ms = performance.now() - t0;
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
   for (const r of out) {
     results.push(r);
-    print(r, ms / out.length);
+    print(r, out.length === 1 ? `${seconds} s` : `${seconds} s for these ${out.length} checks`);
   }
 }
 
 console.log(`Fault harness (seed ${seed}${quick ? ', quick' : ''}; replay with --seed ${seed})`);
 try {
   if (only.has('kills')) {
-    await step(() => killChecks({ applyKills: num('apply', 200, 20), revertKills: num('revert', 100, 10), commitKills: num('commit', 30, 6), jobs, seed, scenarios: SCENARIOS }));
+    await step(() => killChecks({ applyKills: num('apply', 200, 20), revertKills: num('revert', 100, 10), commitKills: num('commit', 30, 6), jobs, seed, scenarios: SCENARIOS, log: (line) => console.log(line) }));
     await step(() => tickRollbackKills(num('tick-rollback', 20, 4), jobs, seed));
   }
   if (only.has('locks')) {

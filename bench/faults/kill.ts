@@ -79,7 +79,8 @@ async function setUp(verb: Verb, scenario: ScenarioName, scripts: ReturnType<typ
     windows.push(run.ms - (run.triggerMs ?? 0));
   }
   windows.sort((a, b) => a - b);
-  return { verb, scenario, template, before, after: after!, windowMs: windows[1]! };
+  // The fastest reference run: most kills then land while the command still runs.
+  return { verb, scenario, template, before, after: after!, windowMs: windows[0]! };
 }
 
 export interface KillOptions {
@@ -109,6 +110,7 @@ export async function killChecks(options: KillOptions): Promise<CheckResult[]> {
     const runs = Array.from({ length: count }, (_, i) => ({ setup: setups[i % setups.length]!, delay: random() }));
     const outcome = { before: 0, after: 0, mixed: 0, logMismatch: 0, leftovers: 0, killedMidway: 0, exitedFirst: 0, recovered: 0 };
     const violations: string[] = [];
+    let done = 0;
     await pool(runs, options.jobs, async ({ setup, delay }, index) => {
       const root = copyProject(setup.template);
       const killed = await runVerb(verb, root, { delayMs: Math.round(delay * setup.windowMs) });
@@ -137,7 +139,8 @@ export async function killChecks(options: KillOptions): Promise<CheckResult[]> {
         outcome.leftovers += 1;
         violations.push(`${where}: left ${left.join(', ')}`);
       }
-      options.log?.(`  ${verb} ${index + 1}/${count} ${isBefore ? 'before' : isAfter ? 'after' : 'MIXED'}${left.length ? ' LEFTOVERS' : ''}`);
+      done += 1;
+      if (done % 25 === 0 || !isBefore && !isAfter) options.log?.(`  … relay ${verb === 'commit' ? 'git commit' : verb}: ${done}/${count}${isBefore || isAfter ? '' : ' (a mixed tree)'}`);
     });
     results.push({
       name: `SIGKILL during relay ${verb === 'commit' ? 'git commit' : verb}`,
