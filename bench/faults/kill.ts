@@ -61,7 +61,7 @@ async function runVerb(verb: Verb, root: string, kill?: { delayMs: number }): Pr
   });
 }
 
-async function setUp(verb: Verb, scenario: ScenarioName, scripts: ReturnType<typeof commandScripts>): Promise<Setup> {
+async function setUp(verb: Verb, scenario: ScenarioName, scripts: ReturnType<typeof commandScripts>, referenceRuns: number): Promise<Setup> {
   const template = await prepareProject(scenario, scripts);
   if (verb !== 'apply') {
     const applied = await runVerb('apply', template);
@@ -71,7 +71,7 @@ async function setUp(verb: Verb, scenario: ScenarioName, scripts: ReturnType<typ
   // The after state, and how long the command runs once it holds the lock (three runs, the longest).
   let after: State | null = null;
   const windows: number[] = [];
-  for (let i = 0; i < 3; i += 1) {
+  for (let i = 0; i < referenceRuns; i += 1) {
     const copy = copyProject(template);
     const run = await runVerb(verb, copy, { delayMs: 1e9 });
     if (run.code !== 0) throw new Error(`setting up ${verb}/${scenario}: the reference run failed: ${lastLines(run.stderr)}`);
@@ -91,6 +91,8 @@ export interface KillOptions {
   readonly seed: number;
   readonly scenarios?: readonly ScenarioName[];
   readonly log?: (line: string) => void;
+  /** Uninterrupted runs per verb and scenario that give the after state and the kill window (default 3). */
+  readonly referenceRuns?: number;
 }
 
 /** Runs the kill checks and returns one result per verb. */
@@ -106,7 +108,7 @@ export async function killChecks(options: KillOptions): Promise<CheckResult[]> {
   ];
   for (const [verb, count, names] of plan) {
     if (count <= 0 || names.length === 0) continue;
-    const setups = await Promise.all(names.map((s) => setUp(verb, s, scripts)));
+    const setups = await Promise.all(names.map((s) => setUp(verb, s, scripts, options.referenceRuns ?? 3)));
     const runs = Array.from({ length: count }, (_, i) => ({ setup: setups[i % setups.length]!, delay: random() }));
     const outcome = { before: 0, after: 0, mixed: 0, logMismatch: 0, leftovers: 0, killedMidway: 0, exitedFirst: 0, recovered: 0 };
     const violations: string[] = [];

@@ -17,7 +17,7 @@ describe('a full disk during relay apply', () => {
 
   it('EIO, EACCES and EROFS at a write step say so in one line as well', async () => {
     for (const code of ['EIO', 'EACCES', 'EROFS']) {
-      const result = await injectedWriteFaults({ scenarios: ['plain'], code, stride: 9, stickyEvery: 1000 });
+      const result = await injectedWriteFaults({ scenarios: ['plain'], code, stride: 15, stickyEvery: 1000 });
       expect(result.violations).toEqual([]);
     }
   }, 240_000);
