@@ -9,6 +9,7 @@ import { ownerIsGone } from '../fs/process.js';
 import { nodeIo, type WriteIo } from '../fs/write-io.js';
 import { finishInterruptedCommit } from '../git/durable-commit.js';
 import { GitCommandError } from '../git/core.js';
+import { isTracked } from '../git/ls-files.js';
 import type { Failure } from '../result.js';
 import { closeJournal, isCommitted, orphanBackups, undoTransaction } from './journal.js';
 import { stopLeftoverCommands, transactionMark } from './leftover-commands.js';
@@ -88,6 +89,12 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
       continue;
     }
     if (record.owner && !ownerIsGone(record.owner)) continue;
+    // A record git tracks came with the repository (a clone), not from a crash here: undoing it
+    // would overwrite this work tree with what a stranger wrote. Never run it.
+    if (await isTracked(root, path.relative(root, pendingPath(root, uuid)).split(path.sep).join('/'))) {
+      problems.push({ code: 'RECORD_FOREIGN', message: `${path.relative(root, pendingPath(root, uuid))} is tracked by git, so it came with the repository and not from an interrupted transaction here; it was not run. Remove it (git rm --cached, then delete it).` });
+      continue;
+    }
     try {
       if (isCommitted(root, uuid)) {
         closeJournal(root, record, io); // the commit point was reached; only the clean-up was interrupted

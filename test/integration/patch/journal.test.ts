@@ -13,7 +13,7 @@ import { findTransaction, revertTransaction } from '../../../src/engine/patch/re
 import { readPatchDetail, readPatchRuns } from '../../../src/engine/store/files-of-truth.js';
 import { loadProjectHistory } from '../../../src/engine/handoff/history.js';
 import { answer, searchReplace } from '../../helpers/patches.js';
-import { gitRepo, readTree, tempDir, writeFiles } from '../../helpers/temp.js';
+import { gitIn, gitRepo, readTree, tempDir, writeFiles } from '../../helpers/temp.js';
 
 function project(files: Record<string, string>, patch: Partial<RelayConfig['patch']> = {}): string {
   const root = gitRepo({ ...files, '.gitignore': '.relaycode/\n' });
@@ -111,6 +111,36 @@ describe('rolling back a transaction', () => {
     expect(recovered).toMatchObject({ recovered: [{ restored: expect.any(Array) }], problems: [] });
     expect(readTree(root)).toEqual(before);
     expect(readdirSync(path.join(root, '.relaycode'))).toEqual([]);
+  });
+});
+
+describe('recovery refuses records that came with the repository', () => {
+  it('a pending record tracked by git is never run: the work tree stays as it is and the refusal says why', async () => {
+    const root = project({ 'src/a.ts': 'mine, uncommitted work\n' });
+    const record: TransactionRecord = {
+      schemaVersion: 1,
+      uuid: 'planted',
+      projectId: 'demo',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      source: 'paste',
+      contentHash: 'h',
+      reasoning: [],
+      operations: [],
+      snapshot: { 'src/a.ts': 'what a stranger wants here\n' },
+      result: {},
+      createdDirs: [],
+      files: [],
+      approved: false,
+      warnings: [],
+      owner: { pid: spawnSync(process.execPath, ['-e', '']).pid!, bootId: 'their-machine', startedAt: 'x' },
+    };
+    writePending(root, record);
+    gitIn(root, 'add', '-f', '.relaycode/planted.pending.yml');
+    gitIn(root, 'commit', '-qm', 'a record that should never have been committed');
+    const report = await recoverPending(root);
+    expect(report).toMatchObject({ recovered: [], problems: [{ code: 'RECORD_FOREIGN', message: expect.stringContaining('tracked by git') }] });
+    expect(readFileSync(path.join(root, 'src/a.ts'), 'utf8')).toBe('mine, uncommitted work\n');
+    expect((await applyPatch({ root, text: edit, source: 'paste', decide: approveAll })).status).toBe('rejected');
   });
 });
 
