@@ -119,6 +119,13 @@ export async function runProgram(program: Command): Promise<void> {
       process.exitCode = EXIT.usage;
       return;
     }
+    // A file-system failure (a full or read-only disk) is told in one line: it names the file and the cause.
+    const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)) {
+      printError(`✘ ${(error as Error).message.split('\n')[0]}`);
+      process.exitCode = EXIT.failed;
+      return;
+    }
     printError(`✘ Unexpected error: ${(error as Error).stack ?? String(error)}`);
     // Whatever the command had started (a connection, a timer) must not keep the process alive.
     process.exit(EXIT.failed);

@@ -65,12 +65,19 @@ export function createHost(options: HostOptions): Host {
     // A folder that is missing now (an unmounted drive) keeps its indexed history until it is back.
     if (!existsSync(project.root)) continue;
     try {
-      // A pending record left by a crash is rolled back before anything else touches the project.
-      recoverPending(project.root);
       store.reindex(project);
     } catch (error) {
       options.onRecordError?.(error);
     }
+    // A pending record left by a crash is rolled back (under the project lock, so a transaction
+    // queued meanwhile waits for it or recovers it itself); the history is then indexed again.
+    void recoverPending(project.root).then(
+      (report) => {
+        if (!('busy' in report) && report.recovered.length + (report.gitCommit ? 1 : 0) > 0) store.reindex(project);
+        if (!('busy' in report)) for (const problem of report.problems) options.onRecordError?.(new Error(problem.message));
+      },
+      (error: unknown) => options.onRecordError?.(error),
+    );
   }
   const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), terminal: defaultTerminalSettings(options.terminal), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
   const validateOutput = options.validateOutput ?? true;

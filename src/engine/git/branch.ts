@@ -10,3 +10,13 @@ export async function refExists(cwd: string, ref: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Points HEAD at branch `ref` ("refs/heads/main") without touching the index or work tree (both branches must be at one commit). */
+export async function pointHeadAt(cwd: string, ref: string): Promise<void> {
+  await git(cwd, ['symbolic-ref', 'HEAD', ref]);
+}
+
+/** Deletes a local branch, whatever it holds. */
+export async function deleteBranch(cwd: string, name: string): Promise<void> {
+  await git(cwd, ['branch', '-D', '--', name]);
+}

@@ -49,6 +49,22 @@ export const GIT_ENV_PASSTHROUGH = [
 export interface GitOptions {
   /** Exit codes that are outcomes rather than failures (e.g. 1 for `git diff --exit-code`). */
   readonly okExitCodes?: readonly number[];
+  /** Use this index file instead of the repository's (GIT_INDEX_FILE): work on a private index. */
+  readonly indexFile?: string;
+}
+
+// simple-git refuses an explicitly given environment that names an editor, pager or git setting
+// (they can run programs); without one it drops ambient GIT_* itself. Same here, by hand.
+const UNSAFE_ENV = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
+
+function inheritableEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const lower = key.toLowerCase();
+    if (value === undefined || UNSAFE_ENV.has(lower) || (lower.startsWith('git_') && !(GIT_ENV_PASSTHROUGH as readonly string[]).includes(key))) continue;
+    env[key] = value;
+  }
+  return env;
 }
 
 /**
@@ -65,7 +81,11 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
   const client = simpleGit({
     baseDir: cwd,
     maxConcurrentProcesses: 4,
-    allowEnvironment: GIT_ENV_PASSTHROUGH,
+    allowEnvironment: options.indexFile ? ['GIT_INDEX_FILE', ...GIT_ENV_PASSTHROUGH] : GIT_ENV_PASSTHROUGH,
+    // An explicitly given environment (the private index below) is checked by simple-git, which
+    // refuses GIT_CONFIG_GLOBAL/SYSTEM there unless told; they are let through on purpose (see
+    // GIT_ENV_PASSTHROUGH). Every other unsafe variable stays refused or stripped.
+    ...(options.indexFile ? { unsafe: { allowUnsafeConfigPaths: true } } : {}),
     errors(error, result) {
       exitCode = result.exitCode;
       stderr = Buffer.concat(result.stdErr).toString('utf8');
@@ -76,8 +96,10 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
       return error ?? new Error(stdoutOnFailure.trim() || `exit ${result.exitCode}`);
     },
   });
+  if (options.indexFile) client.env({ ...inheritableEnv(), GIT_INDEX_FILE: options.indexFile });
   try {
-    const stdout = await client.raw([...args]);
+    // No optional locks: a `git status` of ours must never hold .git/index.lock (and leave it behind if killed).
+    const stdout = await client.raw(['--no-optional-locks', ...args]);
     return { stdout, exitCode };
   } catch (error) {
     if (exitCode !== 0) throw new GitCommandError(args, exitCode, stderr.trim() || stdoutOnFailure.trim() || (error as Error).message);

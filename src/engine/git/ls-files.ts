@@ -11,3 +11,13 @@ export async function lastCommitLine(cwd: string): Promise<string> {
   const { stdout } = await git(cwd, ['log', '-1', '--format=%h %s']);
   return stdout.trim();
 }
+
+/** True when git tracks `file` (a path relative to `cwd`); false outside a repository. */
+export async function isTracked(cwd: string, file: string): Promise<boolean> {
+  try {
+    const { stdout, exitCode } = await git(cwd, ['--literal-pathspecs', 'ls-files', '-z', '--', file], { okExitCodes: [128] });
+    return exitCode === 0 && stdout.length > 0;
+  } catch {
+    return false;
+  }
+}

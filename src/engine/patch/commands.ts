@@ -12,7 +12,16 @@ export interface CommandResult {
 }
 
 /** Runs argv without a shell. Injected so tests and the runtime can observe or cancel it. */
-export type CommandRunner = (argv: readonly string[], options: { cwd: string; timeoutMs: number; signal?: AbortSignal }) => Promise<CommandResult>;
+export type CommandRunner = (
+  argv: readonly string[],
+  options: {
+    cwd: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /** Variables added to the child's environment (a transaction marks its commands with them, see leftover-commands.ts). */
+    env?: Readonly<Record<string, string>>;
+  },
+) => Promise<CommandResult>;
 
 // The pure half (a configured command → argv) lives in argv.ts, so reading a config does not
 // load the process runner.
@@ -48,7 +57,7 @@ function withCut(output: string, truncated: boolean): string {
  * command is the user's own tool (npm, npx, tsc, eslint): it gets the tools allow-list
  * environment, not the credentials of the shell Relay Desk was started from.
  */
-export const commandRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal }) => {
+export const commandRunner: CommandRunner = async (argv, { cwd, timeoutMs, signal, env }) => {
   // Loaded on first use: most patches run no command, and the CLI should not pay for it at start.
   const { runProcess } = await import('../proc/run.js');
   const [file, ...args] = argv;
@@ -56,7 +65,9 @@ export const commandRunner: CommandRunner = async (argv, { cwd, timeoutMs, signa
     command: file!,
     args,
     cwd,
-    env: buildChildEnv({ from: process.env, profile: 'tools' }),
+    // The allow-list environment, plus the run's mark (leftover-commands.ts) so recovery can find
+    // a command a crash left running.
+    env: buildChildEnv({ from: process.env, profile: 'tools', ...(env ? { set: env } : {}) }),
     timeoutMs,
     maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES,
     ...(signal ? { signal } : {}),

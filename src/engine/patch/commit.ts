@@ -1,9 +1,11 @@
 // Committing a transaction's files: what `relay git commit` does, kept out of the CLI so the
 // app can offer it too.
-import { commitPaths } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
 import { fail, ok, type Result } from '../result.js';
+import { commitTransactionFiles } from './git-commit.js';
+import type { Recovery } from './recover.js';
 import { listCommitted } from './state.js';
+import type { PatchHooks } from './transaction.js';
 
 /** What committing the newest transaction would do. */
 export interface CommitPlan {
@@ -26,13 +28,21 @@ export async function planLatestCommit(root: string): Promise<Result<CommitPlan,
   return ok({ uuid: latest.uuid, message, paths });
 }
 
-/** Stages and commits exactly the plan's paths with its message; returns the new commit's sha. */
-export async function commitPlan(root: string, plan: CommitPlan): Promise<Result<string, CommitCode>> {
-  try {
-    const sha = await commitPaths(root, plan.paths, plan.message);
-    if (sha === null) return fail('NOTHING_TO_COMMIT', `Nothing to commit: the files of ${plan.uuid} (${plan.paths.join(', ')}) are as in the last commit.`);
-    return ok(sha);
-  } catch (error) {
-    return fail('GIT_FAILED', `git commit failed: ${(error as Error).message}`);
-  }
+/** A commit made, with what recovery did before it (under the same project lock). */
+export interface CommittedPlan {
+  readonly sha: string;
+  readonly recovered: readonly Recovery[];
+  readonly notes: readonly string[];
+}
+
+/**
+ * Stages and commits exactly the plan's paths with its message, durably and under the project
+ * lock (git-commit.ts): a kill at any point leaves HEAD and the index before or after.
+ */
+export async function commitPlan(root: string, plan: CommitPlan, hooks: PatchHooks = {}): Promise<Result<CommittedPlan, CommitCode | string>> {
+  const committed = await commitTransactionFiles(root, plan.paths, plan.message, hooks);
+  if (!committed.ok) return committed;
+  const { sha, recovered, notes } = committed.value;
+  if (sha === null) return fail('NOTHING_TO_COMMIT', `Nothing to commit: the files of ${plan.uuid} (${plan.paths.join(', ')}) are as in the last commit.`);
+  return ok({ sha, recovered, notes });
 }

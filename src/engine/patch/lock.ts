@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stateDir } from './state.js';
-import { currentOwner, ownerIsGone, type ProcessOwner } from '../fs/process.js';
+import { checkStateFolder, stateDir } from './state.js';
+import { acquireLockFile, type LockReading } from '../fs/lock.js';
+import { describeErrno } from '../fs/atomic.js';
+import { currentOwner, type ProcessOwner } from '../fs/process.js';
+import type { Failure } from '../result.js';
 
 const LOCK_FILE = 'lock.json';
 
@@ -10,39 +12,57 @@ export interface ProjectLock {
   release(): void;
 }
 
+/** The project lock is held by someone else (the owner, when its file can be read). */
+export interface ProjectLockHeld {
+  readonly heldBy: ProcessOwner;
+  readonly reason: string;
+}
+
+/** Where the project lock lives. */
+export function projectLockPath(root: string): string {
+  return path.join(stateDir(root), LOCK_FILE);
+}
+
+function ownerOf(reading: LockReading | null): ProcessOwner {
+  if (reading?.kind !== 'owner') return { pid: -1, bootId: '', startedAt: '' };
+  return { pid: reading.owner.pid, bootId: reading.owner.bootId ?? '', startedAt: reading.owner.startedAt ?? '' };
+}
+
 /**
  * Takes `.relaycode/lock.json` so that two processes (the app and the CLI) never run
- * transactions on the same project at once. A lock whose owner is gone is taken over.
- * Returns the living owner when the lock is held.
+ * transactions on the same project at once (see engine/fs/lock.ts for the rules). Returns the
+ * holder when it is held, or a failure when the lock cannot be written at all (read-only or
+ * full disk).
  */
-export function acquireProjectLock(root: string, now: Date = new Date()): ProjectLock | { heldBy: ProcessOwner } {
-  const dir = stateDir(root);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, LOCK_FILE);
-  const owner = currentOwner(now);
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      writeFileSync(file, JSON.stringify(owner), { flag: 'wx' });
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          rmSync(file, { force: true });
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let holder: ProcessOwner | null = null;
-      try {
-        holder = JSON.parse(readFileSync(file, 'utf8')) as ProcessOwner;
-      } catch {
-        holder = null; // unreadable: written by a process that died mid-write
-      }
-      if (holder && holder.pid === process.pid && !ownerIsGone(holder)) return { heldBy: holder };
-      if (holder && !ownerIsGone(holder)) return { heldBy: holder };
-      rmSync(file, { force: true });
-    }
+export function acquireProjectLock(root: string, now: Date = new Date()): ProjectLock | ProjectLockHeld | { readonly failed: Failure } {
+  // A `.relaycode` that is a link or not a folder is not written through, not even for the lock.
+  const folder = checkStateFolder(root);
+  if (!folder.ok) return { failed: folder.error };
+  const file = projectLockPath(root);
+  let attempt;
+  try {
+    attempt = acquireLockFile(file, { ...currentOwner(now) }, { nowMs: now.getTime() });
+  } catch (error) {
+    return { failed: { code: 'LOCK_FAILED', message: `Cannot take the project lock ${path.relative(root, file)}: ${describeErrno(error)}. Nothing was changed.` } };
   }
-  return { heldBy: { pid: -1, bootId: '', startedAt: '' } };
+  if (!attempt.acquired) return { heldBy: ownerOf(attempt.reading), reason: attempt.reason };
+  const { lock } = attempt;
+  return {
+    release() {
+      try {
+        lock.release();
+      } catch {
+        // A lock that cannot be removed (the disk turned read-only) is judged by its dead pid later.
+      }
+    },
+  };
+}
+
+/** The refusal for a busy project. */
+export function projectBusy(held: ProjectLockHeld): Failure {
+  const who = held.heldBy.pid > 0 ? `Another Relay Desk process (pid ${held.heldBy.pid})` : 'Another Relay Desk process';
+  return {
+    code: 'PROJECT_BUSY',
+    message: `${who} is running a transaction in this project (${held.reason}). Wait for it to finish (or approve/reject it), then try again.`,
+  };
 }

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readInsideRoot } from '../fs/project-write.js';
 import { merge } from 'node-diff3';
 import { loadRelayConfig, type RelayConfig } from './config.js';
-import { acquireProjectLock } from './lock.js';
 import type { PlannedChange } from './plan.js';
-import { checkStateFolder, committedPath, listCommitted, loadRecord, updateRecord, type RecordProblemCode, type TransactionRecord } from './state.js';
-import { runTransaction, type Decision, type PatchHooks, type PatchOutcome, type PendingReview } from './transaction.js';
+import { committedPath, listCommitted, loadRecord, withDerivedRevert, type RecordProblemCode, type TransactionRecord } from './state.js';
+import { lockAndRecover, runTransaction, type Decision, type PatchHooks, type PatchOutcome, type PendingReview } from './transaction.js';
 import { toFileText } from './text.js';
 import { existsSync } from 'node:fs';
 import { fail, ok, type Failure, type Result } from '../result.js';
@@ -28,7 +27,10 @@ export function findTransaction(root: string, target = '1'): Result<TransactionR
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(target)) return fail('TRANSACTION_NOT_FOUND', `Not a transaction id: ${JSON.stringify(target)}`);
   // A record is input like an answer: one naming a path an answer could never write is refused here.
-  if (existsSync(committedPath(root, target))) return loadRecord(committedPath(root, target));
+  if (existsSync(committedPath(root, target))) {
+    const loaded = loadRecord(committedPath(root, target));
+    return loaded.ok ? ok(withDerivedRevert(root, loaded.value)) : loaded;
+  }
   const matches = listCommitted(root).filter((r) => r.uuid.startsWith(target));
   if (matches.length === 1) return ok(matches[0]!);
   if (matches.length > 1) return fail('TRANSACTION_NOT_FOUND', `${target} matches ${matches.length} transactions; give more of the uuid.`);
@@ -72,27 +74,28 @@ export function planRevert(root: string, record: TransactionRecord): Result<Plan
   return ok(changes);
 }
 
-/** Undoes a committed transaction as a new transaction, and marks the original as reverted. */
+/**
+ * Undoes a committed transaction as a new transaction. The revert's own record (with
+ * `revertOf`) is its only write: readers derive "reverted" from it, so an interrupted revert
+ * leaves the log agreeing with the tree.
+ */
 export async function revertTransaction(request: RevertRequest, hooks: PatchHooks = {}): Promise<PatchOutcome> {
   const { root } = request;
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
-  const folder = checkStateFolder(root);
-  if (!folder.ok) return { status: 'rejected', error: folder.error, recovered: [] };
-  const lock = acquireProjectLock(root);
-  if ('heldBy' in lock) {
-    return { status: 'rejected', error: { code: 'PROJECT_BUSY', message: `Another Relay Desk process (pid ${lock.heldBy.pid}) is running a transaction in this project.` }, recovered: [] };
-  }
+  const locked = await lockAndRecover(root, hooks);
+  if ('refused' in locked) return { status: 'rejected', error: locked.refused, recovered: locked.recovered };
+  const { recovered } = locked;
   try {
     const found = findTransaction(root, request.target);
-    if (!found.ok) return { status: 'rejected', error: found.error, recovered: [] };
+    if (!found.ok) return { status: 'rejected', error: found.error, recovered };
     const record = found.value;
     if (record.revertedBy) {
       const error: Failure = { code: 'ALREADY_REVERTED', message: `Transaction ${record.uuid} was already reverted by ${record.revertedBy}.` };
-      return { status: 'rejected', uuid: record.uuid, error, recovered: [] };
+      return { status: 'rejected', uuid: record.uuid, error, recovered };
     }
     const plan = planRevert(root, record);
-    if (!plan.ok) return { status: 'rejected', uuid: record.uuid, error: plan.error, recovered: [] };
+    if (!plan.ok) return { status: 'rejected', uuid: record.uuid, error: plan.error, recovered };
     const uuid = randomUUID();
     const outcome = await runTransaction(
       {
@@ -114,11 +117,8 @@ export async function revertTransaction(request: RevertRequest, hooks: PatchHook
       },
       hooks,
     );
-    if (outcome.status === 'applied') {
-      updateRecord(root, { ...record, revertedBy: uuid, revertedAt: (hooks.now?.() ?? new Date()).toISOString() });
-    }
-    return { ...outcome, recovered: [] } as PatchOutcome;
+    return { ...outcome, recovered } as PatchOutcome;
   } finally {
-    lock.release();
+    locked.release();
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../result.js';
 
 /** Where an operation came from in the answer (its format and line). */
 const OriginSchema = z.object({ format: z.enum(['relay', 'git-diff', 'v4a', 'search-replace', 'whole-file']), line: z.number().int() }).optional();
+import { nodeIo, type WriteIo } from '../fs/write-io.js';
 
 const FileOperationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace', 'v4a']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional(), origin: OriginSchema }),
@@ -58,7 +59,20 @@ export const TransactionRecordSchema = z.object({
     .object({ errorsBefore: z.number(), errorsAfter: z.number(), output: z.string() })
     .optional(),
   branch: z.string().optional(),
+  /** Only on pending records: the branch ref HEAD was on before autoGitBranch switched to `branch`. */
+  branchFrom: z.string().optional(),
+  /**
+   * Only on pending records, while pre/post commands and the linter may run: the whole work
+   * tree (tracked and untracked files that are not ignored) as a git tree taken before them,
+   * so recovery can put back any file they changed.
+   */
+  worktree: z.object({ tree: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }).optional(),
   revertOf: z.string().optional(),
+  /**
+   * Legacy: older versions marked the reverted record in a second write. Whether a record is
+   * reverted is now derived from the records (a committed record with `revertOf`), see
+   * `withDerivedReverts`; records that still carry these fields read as before.
+   */
   revertedBy: z.string().optional(),
   revertedAt: z.string().optional(),
   warnings: z.array(z.string()).default([]),
@@ -89,12 +103,21 @@ export function checkStateFolder(root: string): Result<string, OwnFolderCode> {
 }
 
 /**
- * Whether a command must run recovery before it acts: a transaction was left pending, or the
- * state folder is not one Relay Desk may use (recovery says so, once). Cheap on purpose: the
+ * Whether a command must run recovery before it acts: something a dead process left is in
+ * `.relaycode`, or the state folder is not one Relay Desk may use (recovery says so, once). Cheap on purpose: the
  * CLI asks before it loads the transaction engine.
  */
 export function needsRecovery(root: string): boolean {
-  return !checkStateFolder(root).ok || listPending(root).length > 0;
+  if (!checkStateFolder(root).ok) return true;
+  let names: string[];
+  try {
+    names = readdirSync(stateDir(root));
+  } catch {
+    return false;
+  }
+  // What a dead process can leave: a pending record, backups, temp files, the lock (taken over
+  // and released, so a crash leaves none behind), a lock break file, an interrupted git commit.
+  return names.some((n) => n === 'lock.json' || n.endsWith('.pending.yml') || n.endsWith('.pending.json') || n.endsWith('.backup') || n.endsWith('.tmp') || n.startsWith('.git-commit-') || n.includes('.break-'));
 }
 
 export function pendingPath(root: string, uuid: string): string {
@@ -111,23 +134,20 @@ function serialise(record: TransactionRecord): string {
 }
 
 /** Writes the pending record atomically and durably (it is what a crash recovery reads). */
-export function writePending(root: string, record: TransactionRecord): void {
-  writeFileAtomic(ownRecordFile(root, `${record.uuid}.pending.yml`), serialise(record));
+export function writePending(root: string, record: TransactionRecord, io: WriteIo = nodeIo): void {
+  writeFileAtomic(ownRecordFile(root, `${record.uuid}.pending.yml`), serialise(record), { io });
 }
 
-/** Writes the committed record, then removes the pending one. */
-export function commitRecord(root: string, record: TransactionRecord): void {
-  writeFileAtomic(ownRecordFile(root, `${record.uuid}.yml`), serialise(record));
-  rmSync(ownRecordFile(root, `${record.uuid}.pending.yml`), { force: true });
+/**
+ * Writes the committed record atomically and durably: the commit point of a transaction. The
+ * pending record stays until the caller has cleaned up (see journal.ts).
+ */
+export function writeCommitted(root: string, record: TransactionRecord, io: WriteIo = nodeIo): void {
+  writeFileAtomic(ownRecordFile(root, `${record.uuid}.yml`), serialise(record), { io });
 }
 
-/** Rewrites a committed record (e.g. to mark it reverted). */
-export function updateRecord(root: string, record: TransactionRecord): void {
-  writeFileAtomic(ownRecordFile(root, `${record.uuid}.yml`), serialise(record));
-}
-
-export function removePending(root: string, uuid: string): void {
-  rmSync(ownRecordFile(root, `${uuid}.pending.yml`), { force: true });
+export function removePending(root: string, uuid: string, io: WriteIo = nodeIo): void {
+  io.remove(ownRecordFile(root, `${uuid}.pending.yml`));
 }
 
 /** Why a record read back from disk is not acted on. */
@@ -213,6 +233,53 @@ export interface RecordRef {
   readonly mtimeMs: number;
 }
 
+/**
+ * Fills `revertedBy`/`revertedAt` from the records themselves: a record is reverted when a
+ * committed record says `revertOf` it (the revert's own record is its only write, so the log
+ * agrees with the tree whenever a revert is interrupted). Legacy fields are kept when no
+ * revert record is found.
+ */
+export function withDerivedReverts(records: readonly TransactionRecord[]): TransactionRecord[] {
+  const revertOf = new Map<string, TransactionRecord>();
+  for (const r of records) {
+    if (!r.revertOf) continue;
+    const seen = revertOf.get(r.revertOf);
+    if (!seen || r.createdAt < seen.createdAt) revertOf.set(r.revertOf, r); // the first revert is the one that undid it
+  }
+  return records.map((r) => {
+    const by = revertOf.get(r.uuid);
+    return by ? { ...r, revertedBy: by.uuid, revertedAt: by.createdAt } : r;
+  });
+}
+
+/** The committed record that reverts `uuid` (its `revertOf`); only records that have the key are parsed. */
+export function findRevertOf(root: string, uuid: string): TransactionRecord | null {
+  // Only revert records have the key; the value may be quoted by YAML, so it is compared parsed.
+  const needle = '\nrevertOf:';
+  let first: TransactionRecord | null = null;
+  for (const name of listNames(root)) {
+    if (!COMMITTED.test(name) || PENDING.test(name)) continue;
+    const file = path.join(stateDir(root), name);
+    try {
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes(needle) || !text.includes(uuid)) continue;
+      const loaded = loadRecord(file);
+      if (!loaded.ok) continue; // damaged or unsafe: reported elsewhere, never trusted
+      const record = loaded.value;
+      if (record.revertOf === uuid && (!first || record.createdAt < first.createdAt)) first = record;
+    } catch {
+      // unreadable: reported elsewhere
+    }
+  }
+  return first;
+}
+
+/** One record with "reverted" derived from the revert records (see withDerivedReverts). */
+export function withDerivedRevert(root: string, record: TransactionRecord): TransactionRecord {
+  const by = findRevertOf(root, record.uuid);
+  return by ? { ...record, revertedBy: by.uuid, revertedAt: by.createdAt } : record;
+}
+
 /** Every committed record, newest first, and the record files that cannot be read (with the reason), in one pass. */
 export function scanCommitted(root: string): { records: TransactionRecord[]; damaged: Array<{ file: string; code: RecordProblemCode; reason: string }> } {
   const records: TransactionRecord[] = [];
@@ -224,11 +291,11 @@ export function scanCommitted(root: string): { records: TransactionRecord[]; dam
     if (loaded.ok) records.push(loaded.value);
     else damaged.push({ file, code: loaded.error.code, reason: loaded.error.message });
   }
-  records.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-  return { records, damaged };
+  const derived = withDerivedReverts(records).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  return { records: derived, damaged };
 }
 
-/** Committed records, newest first (by createdAt, falling back to file time); damaged ones are skipped (see damagedRecords). */
+/** Committed records, newest first (by createdAt), with "reverted" derived from the revert records; damaged ones are skipped (see damagedRecords). */
 export function listCommitted(root: string): TransactionRecord[] {
   return scanCommitted(root).records;
 }

@@ -1,40 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, rmdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { tickOwnedPaths } from '../fs/protected.js';
-import { readInsideRoot, removeInsideRoot, writeInsideRoot } from '../fs/project-write.js';
+import { readInsideRoot } from '../fs/project-write.js';
 import { isDeviceName } from '../fs/path-names.js';
-import { checkRelativePath, resolveInsideRoot } from '../fs/safe-path.js';
+import { checkRelativePath } from '../fs/safe-path.js';
 import { filesCommandsExecute, type ExecutedFile } from './code-files.js';
-import { STATE_DIR, loadRelayConfig, type RelayConfig } from './config.js';
+import { loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
-import { acquireProjectLock } from './lock.js';
+import { acquireProjectLock, projectBusy } from './lock.js';
 import { planAnswer, readAnswer, type PatchRefusal } from './check.js';
 import { intakeAnswer } from './intake.js';
 import type { PlannedChange } from './plan.js';
 import { replyFor } from './reply.js';
-import { captureOutsideChanges, type OutsideCapture } from './outside-changes.js';
-import {
-  commitRecord,
-  committedPath,
-  findByContentHash,
-  checkStateFolder,
-  hasCommitted,
-  listPending,
-  loadRecord,
-  pendingPath,
-  removePending,
-  writePending,
-  type FileStat,
-  type TransactionRecord,
-} from './state.js';
+import { findByContentHash, hasCommitted, pendingPath, stateDir, writePending, type FileStat, type TransactionRecord } from './state.js';
 import { fileStat, unifiedDiff } from './summary.js';
 import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
 import { refExists } from '../git/branch.js';
-import { currentOwner, ownerIsGone, type ProcessOwner } from '../fs/process.js';
+import { symbolicHead } from '../git/head.js';
+import { capturedText, captureWorkTree, changesSinceCapture } from '../git/capture.js';
+import { FileWriteError } from '../fs/atomic.js';
+import { nodeIo, type WriteIo } from '../fs/write-io.js';
+import { currentOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
+import { CAPTURE_EXCLUDE, closeJournal, commitTransaction, removeEmptyFolders, restoreProjectFile, undoTransaction, writeProjectFile } from './journal.js';
+import { markedEnv, transactionMark } from './leftover-commands.js';
+import { describeFailure, recoverPending, recoverUnlocked, type Recovery, type RecoveryReport } from './recover.js';
+
+export { recoverPending, type Recovery, type RecoveryReport };
+export { responseHash } from './check.js';
 
 export type PatchSource = 'clipboard' | 'paste' | 'file';
 
@@ -80,16 +76,6 @@ export interface LinterVerdict {
   readonly output: string;
 }
 
-export interface Recovery {
-  readonly uuid: string;
-  readonly restored: readonly string[];
-  /**
-   * Set when the pending record was not (completely) acted on: it is damaged, names a path an
-   * answer could never write, or a file could not be restored. The record stays in place.
-   */
-  readonly refused?: Failure;
-}
-
 export type PatchOutcome =
   | {
       readonly status: 'applied';
@@ -107,7 +93,15 @@ export type PatchOutcome =
   | { readonly status: 'rolled-back'; readonly uuid: string; readonly error: Failure; readonly files: readonly FileStat[]; readonly recovered: readonly Recovery[] };
 
 /** Points of a transaction where tests can stop the process to prove crash safety. */
-export type FaultPoint = 'pending-written' | `file-written:${number}` | 'all-written' | 'record-committed';
+export type FaultPoint =
+  | 'pending-written'
+  | 'pre-command-done'
+  | `file-written:${number}`
+  | 'all-written'
+  | 'post-command-done'
+  | 'commands-settled'
+  | 'branch-switched'
+  | 'record-committed';
 
 export type PatchEvent =
   | { readonly type: 'recovered'; readonly recovery: Recovery }
@@ -126,6 +120,8 @@ export interface PatchHooks {
   readonly signal?: AbortSignal;
   /** Timeout for pre/post commands and the linter. */
   readonly commandTimeoutMs?: number;
+  /** The file-system calls every write goes through (tests make one fail like a full disk). */
+  readonly io?: WriteIo;
 }
 
 export interface ApplyPatchRequest {
@@ -138,6 +134,32 @@ export interface ApplyPatchRequest {
 }
 
 /**
+ * Takes the project lock and recovers what a dead process left, for a command that is about to
+ * change the project. Returns the lock, or the refusal (busy, lock unwritable, or a recovery
+ * that could not finish: nothing new may start on a half-restored tree).
+ */
+export async function lockAndRecover(root: string, hooks: PatchHooks): Promise<{ readonly release: () => void; readonly recovered: readonly Recovery[]; readonly notes: readonly string[] } | { readonly refused: Failure; readonly recovered: readonly Recovery[] }> {
+  const lock = acquireProjectLock(root, now(hooks));
+  if ('failed' in lock) return { refused: lock.failed, recovered: [] };
+  if ('heldBy' in lock) return { refused: projectBusy(lock), recovered: [] };
+  let report: RecoveryReport;
+  try {
+    report = await recoverUnlocked(root, { ...(hooks.io ? { io: hooks.io } : {}), onRecovered: (recovery) => hooks.onEvent?.({ type: 'recovered', recovery }) });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  // A record recovery would not act on (damaged, naming a path an answer could never write,
+  // tracked by git) is reported in `recovered` and left alone; the tree is as it was, so work
+  // goes on. A rollback that could not finish leaves a half-restored tree: nothing new starts.
+  if (report.problems.length > 0) {
+    lock.release();
+    return { refused: { code: 'RECOVERY_FAILED', message: `${report.problems.map((p) => p.message).join(' ')} Nothing new was applied.` }, recovered: report.recovered };
+  }
+  return { release: () => lock.release(), recovered: report.recovered, notes: report.gitCommit ? [report.gitCommit] : [] };
+}
+
+/**
  * Applies an assistant's answer to the project as one transaction: parse → check projectId and
  * duplicates → plan in memory → pending record → write → post command and linter → approval →
  * commit the record, or roll every file back.
@@ -147,15 +169,13 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
   const config = configResult.value;
-  const folder = checkStateFolder(root);
-  if (!folder.ok) return { status: 'rejected', error: folder.error, recovered: [] };
   const intake = intakeAnswer(request.text, { maxBytes: config.patch.maxAnswerBytes, maxLineBytes: config.patch.maxLineBytes });
   if (!intake.ok) return { status: 'rejected', error: { ...intake.error, reply: replyFor(intake.error) }, recovered: [] };
   const text = intake.value;
-  const lock = acquireProjectLock(root, now(hooks));
-  if ('heldBy' in lock) return { status: 'rejected', error: busy(lock.heldBy), recovered: [] };
+  const locked = await lockAndRecover(root, hooks);
+  if ('refused' in locked) return { status: 'rejected', error: locked.refused, recovered: locked.recovered };
+  const { recovered } = locked;
   try {
-    const recovered = recoverPendingUnlocked(root, hooks);
     // An answer without a control block is for this project; its uuid comes from its content.
     const read = readAnswer(root, text, { projectId: config.projectId });
     if (!read.ok) return { status: 'rejected', error: read.error, recovered };
@@ -208,15 +228,8 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
     );
     return { ...outcome, recovered } as PatchOutcome;
   } finally {
-    lock.release();
+    locked.release();
   }
-}
-
-function busy(owner: ProcessOwner): Failure {
-  return {
-    code: 'PROJECT_BUSY',
-    message: `Another Relay Desk process (pid ${owner.pid}) is running a transaction in this project. Wait for it to finish (or approve/reject it), then try again.`,
-  };
 }
 
 function now(hooks: PatchHooks): Date {
@@ -247,47 +260,55 @@ export interface TransactionRequest {
 
 type TransactionOutcome = Exclude<PatchOutcome, { status: 'skipped' }> extends infer O ? (O extends { recovered: unknown } ? Omit<O, 'recovered'> : never) : never;
 
+const configured = (c: string | readonly string[]): boolean => (Array.isArray(c) ? c.length > 0 : (c as string).trim() !== '');
+
+/** "Could not write src/a.ts: no space left on device (ENOSPC)" for a write, the message otherwise. */
+function whatFailed(root: string, error: unknown): string {
+  return error instanceof FileWriteError ? `Could not write ${describeFailure(root, error)}` : `The transaction failed: ${describeFailure(root, error)}`;
+}
+
 /**
  * Writes planned changes as one transaction (the caller holds the project lock). Shared by
  * applying a response and by reverting one.
  */
 export async function runTransaction(request: TransactionRequest, hooks: PatchHooks = {}): Promise<TransactionOutcome> {
   const { root, config, uuid, changes, meta } = request;
+  const io = hooks.io ?? nodeIo;
   const runCommand = hooks.runCommand ?? execaRunner;
   const timeoutMs = hooks.commandTimeoutMs ?? 10 * 60_000;
-  const commandOptions = { cwd: root, timeoutMs, ...(hooks.signal ? { signal: hooks.signal } : {}) };
+  const owner = currentOwner(now(hooks));
+  const tickOwned = tickOwnedPaths(root);
+  // Every command carries this run's mark, so recovery can stop one the crash left running.
+  const commandOptions = { cwd: root, timeoutMs, env: markedEnv(transactionMark(root, uuid, owner)), ...(hooks.signal ? { signal: hooks.signal } : {}) };
   const run = async (which: 'preCommand' | 'postCommand' | 'linter', command: string | readonly string[]) => {
     const argv = toArgv(command);
-    if (!argv.ok) return { argv: [] as string[], result: { exitCode: 1, output: argv.error.message, timedOut: false } };
+    if (!argv.ok) return { argv: [] as string[], result: { exitCode: 1, output: argv.error.message, timedOut: false, startFailed: false } };
     const result = await runCommand(argv.value, commandOptions);
     hooks.onEvent?.({ type: 'command', uuid, which, argv: argv.value, exitCode: result.exitCode });
     return { argv: argv.value, result };
   };
-  const configured = (c: string | readonly string[]) => (Array.isArray(c) ? c.length > 0 : (c as string).trim() !== '');
-  const tickOwned = tickOwnedPaths(root);
-  // Files of this patch that the configured commands would execute (lint.js, package.json…).
-  const commandArgvs = [config.patch.preCommand, config.patch.postCommand, config.patch.linter].filter(configured).flatMap((c) => {
+  const { preCommand, postCommand, linter: linterCommand } = config.patch;
+  const hasCommands = configured(preCommand) || configured(postCommand) || configured(linterCommand);
+  const warnings = [...meta.warnings];
+  // Files of this patch that the configured commands would execute (lint.js, package.json…):
+  // no command runs after the write until a person has approved the diff (code-files.ts).
+  const commandArgvs = [preCommand, postCommand, linterCommand].filter(configured).flatMap((c) => {
     const argv = toArgv(c);
     return argv.ok ? [argv.value] : [];
   });
   const executes = filesCommandsExecute(root, commandArgvs, changes.map((c) => c.path));
 
-  if (configured(config.patch.preCommand)) {
-    const pre = await run('preCommand', config.patch.preCommand);
-    if (pre.result.exitCode !== 0) {
-      return { status: 'rejected', uuid, error: { code: 'PRE_COMMAND_FAILED', message: `preCommand ${pre.argv.join(' ')} failed (exit ${pre.result.exitCode}); nothing was written.\n${tail(pre.result.output)}` } };
+  // Commands may change any file. In a git repository the whole work tree is captured first;
+  // outside one only the answer's files can be put back (README: crash safety).
+  let worktree: { tree: string } | undefined;
+  if (hasCommands && (await isGitRepo(root))) {
+    try {
+      worktree = { tree: await captureWorkTree(root, stateDir(root), CAPTURE_EXCLUDE) };
+    } catch (error) {
+      return { status: 'rejected', uuid, error: { code: 'CAPTURE_FAILED', message: `The work tree could not be captured before running the configured commands (${describeFailure(root, error)}); nothing was changed.` } };
     }
-  }
-  let errorsBefore = 0;
-  let hasLinter = configured(config.patch.linter);
-  const lintWarnings: string[] = [];
-  if (hasLinter) {
-    const baseline = await run('linter', config.patch.linter);
-    if (baseline.result.startFailed) {
-      // Counting "1 error before, 1 after" for a missing program would pass every patch as linted.
-      hasLinter = false;
-      lintWarnings.push(`The linter (${baseline.argv.join(' ')}) could not be started, so this patch was not linted: ${tail(baseline.result.output, 300)}`);
-    } else errorsBefore = countFromRun(baseline);
+  } else if (hasCommands) {
+    warnings.push('This project is not a git repository: files the configured commands change outside the answer cannot be put back on a rollback or after a crash.');
   }
 
   const record: TransactionRecord = {
@@ -307,73 +328,113 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     createdDirs: foldersToCreate(root, changes),
     files: [],
     approved: false,
-    warnings: [...meta.warnings, ...lintWarnings],
+    warnings,
     ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
   };
-  const pending: TransactionRecord = { ...record, owner: currentOwner(now(hooks)) };
-  writePending(root, pending);
+  let pending: TransactionRecord = { ...record, owner, ...(worktree ? { worktree } : {}) };
+  try {
+    writePending(root, pending, io);
+  } catch (error) {
+    return { status: 'rejected', uuid, error: { code: 'WRITE_FAILED', message: `${whatFailed(root, error)}. Nothing was changed.` } };
+  }
   hooks.fault?.('pending-written');
 
-  let rolledBack = false;
-  const rollback = (reason: Failure): void => {
-    if (rolledBack) return;
-    rolledBack = true;
-    const restore = restoreSnapshot(root, record);
-    // A file the chokepoint now refuses (a link planted mid-transaction) keeps the record for the user.
-    if (restore.refused.length === 0) removePending(root, uuid);
-    hooks.onEvent?.({ type: 'rolled-back', uuid, reason });
+  let settled = false;
+  /** Undoes everything; a rollback that cannot finish leaves the pending record for the next command. */
+  const rollback = async (reason: Failure): Promise<string | null> => {
+    if (settled) return null;
+    settled = true;
+    try {
+      await undoTransaction(root, pending, io);
+      closeJournal(root, pending, io);
+      hooks.onEvent?.({ type: 'rolled-back', uuid, reason });
+      return null;
+    } catch (error) {
+      return `${describeFailure(root, error)}`;
+    }
+  };
+  const rolledBack = async (code: string, message: string, files: readonly FileStat[]): Promise<TransactionOutcome> => {
+    const problem = await rollback({ code, message });
+    const text = problem === null ? message : `${message.replace(/[;,.]? ?every file was restored\.?/i, '')}; the rollback could not finish (${problem}): the next relay command finishes it.`;
+    return { status: 'rolled-back', uuid, error: { code, message: text }, files };
   };
 
+  let errorsBefore = 0;
+  let hasLinter = configured(linterCommand);
+  const touched = new Set(changes.map((c) => c.path));
   /**
-   * The postCommand (with the files it changes captured for rollback) and the linter, on the
-   * patched tree. Returns the rolled-back outcome when the postCommand fails.
+   * The postCommand and the linter on the patched tree, then what they changed outside the answer
+   * joins the snapshot and the journal narrows to it (so edits the person makes while deciding
+   * are not undone). Returns the rolled-back outcome when the postCommand fails.
    */
-  const runAfterWrite = async (touched: Set<string>): Promise<{ done: TransactionOutcome } | { linter: LinterVerdict | undefined }> => {
-    if (configured(config.patch.postCommand)) {
-      const capture: OutsideCapture | null = (await isGitRepo(root)) ? await captureOutsideChanges(root, touched) : null;
-      const post = await run('postCommand', config.patch.postCommand);
-      if (capture) {
-        const extra = await capture.changedSince();
-        for (const [file, before] of extra) {
-          // Only what an answer could write is restored on rollback (the chokepoint's rules).
-          if (!checkRelativePath(file, { tickOwned }).ok) {
-            record.warnings.push(`postCommand changed ${file}, which Relay Desk never writes; it is not restored on rollback.`);
-            continue;
-          }
-          record.snapshot[file] = before;
-          touched.add(file);
-        }
-        if (extra.size > 0) writePending(root, { ...pending, snapshot: record.snapshot });
-      }
+  const settleCommands = async (): Promise<{ readonly done: TransactionOutcome } | { readonly linter: LinterVerdict | undefined }> => {
+    if (configured(postCommand)) {
+      const post = await run('postCommand', postCommand);
+      hooks.fault?.('post-command-done');
       if (post.result.exitCode !== 0) {
-        const error: Failure = { code: 'POST_COMMAND_FAILED', message: `postCommand ${post.argv.join(' ')} failed (exit ${post.result.exitCode}); every file was restored.\n${tail(post.result.output)}` };
         const files = statsNow(root, record, tickOwned);
-        rollback(error);
-        return { done: { status: 'rolled-back', uuid, error, files } };
+        return { done: await rolledBack('POST_COMMAND_FAILED', `postCommand ${post.argv.join(' ')} failed (exit ${post.result.exitCode}); every file was restored.\n${tail(post.result.output)}`, files) };
       }
     }
-    if (!hasLinter) return { linter: undefined };
-    const after = await run('linter', config.patch.linter);
-    const errorsAfter = countLinterErrors(after.result.exitCode, after.result.output);
-    const linter = { errorsBefore, errorsAfter, added: Math.max(0, errorsAfter - errorsBefore), output: tail(after.result.output, 8000) };
-    record.linter = { errorsBefore, errorsAfter, output: linter.output };
+    let linter: LinterVerdict | undefined;
+    if (hasLinter) {
+      const after = await run('linter', linterCommand);
+      const errorsAfter = countLinterErrors(after.result.exitCode, after.result.output);
+      linter = { errorsBefore, errorsAfter, added: Math.max(0, errorsAfter - errorsBefore), output: tail(after.result.output, 8000) };
+      record.linter = { errorsBefore, errorsAfter, output: linter.output };
+    }
+    if (worktree) {
+      const outside = (await changesSinceCapture(root, worktree.tree, stateDir(root), CAPTURE_EXCLUDE)).filter((c) => !touched.has(c.path));
+      for (const change of outside) {
+        // Only what an answer could write joins the record: a record naming anything else is
+        // refused when read back (state.ts), so such a file is reported instead.
+        if (!checkRelativePath(change.path, { tickOwned }).ok) {
+          warnings.push(`A configured command changed ${change.path}, which Relay Desk never writes; it is not restored on rollback or revert.`);
+          continue;
+        }
+        record.snapshot[change.path] = change.status === 'A' ? null : await capturedText(root, worktree.tree, change.path);
+        touched.add(change.path);
+      }
+      const { worktree: _done, ...narrowed } = pending;
+      pending = { ...narrowed, snapshot: record.snapshot, warnings };
+      writePending(root, pending, io);
+      worktree = undefined;
+      hooks.fault?.('commands-settled');
+    }
     return { linter };
   };
 
   try {
+    if (configured(preCommand)) {
+      const pre = await run('preCommand', preCommand);
+      hooks.fault?.('pre-command-done');
+      if (pre.result.exitCode !== 0) {
+        const problem = await rollback({ code: 'PRE_COMMAND_FAILED', message: 'preCommand failed' });
+        const message = `preCommand ${pre.argv.join(' ')} failed (exit ${pre.result.exitCode}); the answer was not written${problem ? `, and what the command changed could not be put back yet (${problem}): the next relay command does it` : ''}.\n${tail(pre.result.output)}`;
+        return { status: 'rejected', uuid, error: { code: 'PRE_COMMAND_FAILED', message } };
+      }
+    }
+    if (hasLinter) {
+      const baseline = await run('linter', linterCommand);
+      if (baseline.result.startFailed) {
+        // Counting "1 error before, 1 after" for a missing program would pass every patch as linted.
+        hasLinter = false;
+        warnings.push(`The linter (${baseline.argv.join(' ')}) could not be started, so this patch was not linted: ${tail(baseline.result.output, 300)}`);
+      } else errorsBefore = countLinterErrors(baseline.result.exitCode, baseline.result.output);
+    }
+
     changes.forEach((change, index) => {
-      writeChange(root, change.path, change.after, tickOwned);
+      writeProjectFile(root, uuid, change.path, change.after, io, true);
       hooks.fault?.(`file-written:${index}`);
     });
     hooks.fault?.('all-written');
-    const touched = new Set(changes.map((c) => c.path));
 
-    // Code the answer wrote runs only after a person approved the diff (code-files.ts).
+    // Code the answer wrote runs only after a person approved the diff.
     let linter: LinterVerdict | undefined;
     if (executes.length === 0) {
-      const ran = await runAfterWrite(touched);
-      if ('done' in ran) return ran.done;
-      linter = ran.linter;
+      const settledCommands = await settleCommands();
+      if ('done' in settledCommands) return settledCommands.done;
+      linter = settledCommands.linter;
     }
 
     let files = statsNow(root, record, tickOwned);
@@ -391,7 +452,7 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
         projectId: meta.projectId,
         root,
         reasoning: meta.reasoning,
-        warnings: record.warnings,
+        warnings,
         files: files.map((f) => ({ ...f, diff: unifiedDiff(f.path, record.snapshot[f.path] ?? null, readInsideRoot(root, f.path, { tickOwned })) })),
         reason: executes.length > 0 ? 'executes-patched-code' : config.patch.approvalMode === 'manual' ? 'manual-mode' : 'linter-errors',
         ...(executes.length > 0 ? { executes } : {}),
@@ -404,62 +465,68 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
     }
 
     if (!decision.approve) {
-      const error: Failure = { code: 'REJECTED', message: decision.reason ? `Rejected: ${decision.reason}` : 'Rejected; every file was restored.' };
-      rollback(error);
-      return { status: 'rolled-back', uuid, error, files };
+      return await rolledBack('REJECTED', decision.reason ? `Rejected: ${decision.reason}` : 'Rejected; every file was restored.', files);
     }
 
     if (executes.length > 0 && decision.unseen === true && meta.revertOf === undefined) {
       // --yes approves files nobody looked at; it never approves code the commands would run, now
       // or at the next patch (the baseline linter and preCommand run on this tree). A revert
       // confirmed by name is let through below (it puts back earlier content), commands skipped.
-      const error: Failure = {
-        code: 'REVIEW_REQUIRED',
-        message: `This answer changes ${executes.map((e) => `${e.path} (${e.why})`).join('; ')}. Your configured commands would run that code, and it was approved without anyone seeing the diff (--yes), so it was not kept: every file was restored and no command ran it. Apply it without --yes in a terminal, or in the app, to review the diff.`,
-      };
-      rollback(error);
-      return { status: 'rolled-back', uuid, error, files };
+      return await rolledBack(
+        'REVIEW_REQUIRED',
+        `This answer changes ${executes.map((e) => `${e.path} (${e.why})`).join('; ')}. Your configured commands would run that code, and it was approved without anyone seeing the diff (--yes), so it was not kept: every file was restored and no command ran it. Apply it without --yes in a terminal, or in the app, to review the diff.`,
+        files,
+      );
     }
 
     const keep = new Set(decision.keep ?? [...touched]);
     // Partial approval: a file the person unchecked goes back to its snapshot.
     const dropped = [...touched].filter((p) => !keep.has(p) && files.some((f) => f.path === p));
-    for (const file of dropped) writeChange(root, file, record.snapshot[file] ?? null, tickOwned);
+    for (const file of dropped) restoreProjectFile(root, uuid, file, record.snapshot[file] ?? null, io);
     removeEmptyFolders(root, record.createdDirs);
     if (files.every((f) => dropped.includes(f.path))) {
-      const error: Failure = { code: 'REJECTED', message: 'No file was kept; every file was restored.' };
-      rollback(error);
-      return { status: 'rolled-back', uuid, error, files };
+      return await rolledBack('REJECTED', 'No file was kept; every file was restored.', files);
     }
 
     if (executes.length > 0) {
-      const commands = [config.patch.postCommand, config.patch.linter].filter(configured);
       if (decision.unseen === true) {
         // A revert confirmed by name puts earlier content back; it is kept, but not run unseen.
-        if (commands.length > 0) record.warnings.push(`The postCommand and linter were not run: this revert changes ${executes.map((e) => e.path).join(', ')}, which they would execute, and nobody looked at its diff. Review it, then run them yourself.`);
+        if (configured(postCommand) || hasLinter) warnings.push(`The postCommand and linter were not run: this revert changes ${executes.map((e) => e.path).join(', ')}, which they would execute, and nobody looked at its diff. Review it, then run them yourself.`);
       } else {
-        const ran = await runAfterWrite(touched);
-        if ('done' in ran) return ran.done;
-        linter = ran.linter;
-        if (linter && linter.added > 0) record.warnings.push(`The linter, run after your approval, reports ${linter.added} new error(s).`);
+        const settledCommands = await settleCommands();
+        if ('done' in settledCommands) return settledCommands.done;
+        linter = settledCommands.linter;
+        if (linter && linter.added > 0) warnings.push(`The linter, run after your approval, reports ${linter.added} new error(s).`);
       }
       files = statsNow(root, record, tickOwned);
     }
     const keptFiles = files.filter((f) => !dropped.includes(f.path));
 
     let branch: string | undefined;
-    if (config.git.autoGitBranch) branch = await switchToPatchBranch(root, config, uuid, meta.gitCommitMsg, record.warnings);
+    if (config.git.autoGitBranch) {
+      const from = (await isGitRepo(root)) ? await symbolicHead(root) : null;
+      branch = await switchToPatchBranch(root, config, uuid, meta.gitCommitMsg, warnings, (name) => {
+        // Written down before the switch: recovery puts HEAD back on `from`.
+        if (from) writePending(root, (pending = { ...pending, branch: name, branchFrom: from }), io);
+      });
+      hooks.fault?.('branch-switched');
+    }
 
+    const { owner: _owner, worktree: _worktree, branchFrom: _from, branch: _branch, ...base } = pending;
     const committed: TransactionRecord = {
-      ...record,
+      ...base,
+      snapshot: record.snapshot,
+      ...(record.linter ? { linter: record.linter } : {}),
+      warnings,
       approved: true,
       files: keptFiles,
       result: Object.fromEntries([...touched].filter((p) => !dropped.includes(p)).map((p) => [p, readInsideRoot(root, p, { tickOwned })])),
       decision: { by, kept: keptFiles.map((f) => f.path), rolledBack: dropped },
       ...(branch ? { branch } : {}),
     };
-    commitRecord(root, committed);
-    hooks.fault?.('record-committed');
+    const cleanup = commitTransaction(root, committed, io, () => hooks.fault?.('record-committed'));
+    settled = true;
+    if (cleanup) warnings.push(cleanup);
     hooks.onEvent?.({ type: 'committed', uuid, files: keptFiles });
     return {
       status: 'applied',
@@ -467,40 +534,25 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
       files: keptFiles,
       rolledBack: dropped,
       approvedBy: by,
-      warnings: record.warnings,
+      warnings,
       ...(branch ? { branch } : {}),
       ...(linter ? { linter } : {}),
     };
   } catch (error) {
-    const failure: Failure = { code: 'TRANSACTION_FAILED', message: `The transaction failed and every file was restored: ${(error as Error).message}` };
-    rollback(failure);
-    return { status: 'rolled-back', uuid, error: failure, files: [] };
+    if (settled) throw error;
+    return await rolledBack(error instanceof FileWriteError ? 'WRITE_FAILED' : 'TRANSACTION_FAILED', `${whatFailed(root, error)}. Every file was restored.`, statsNow(root, record, tickOwned));
   }
-}
-
-function countFromRun(run: { result: { exitCode: number; output: string } }): number {
-  return countLinterErrors(run.result.exitCode, run.result.output);
 }
 
 function tail(text: string, max = 2000): string {
   return text.length <= max ? text.trim() : `…${text.slice(text.length - max).trim()}`;
 }
 
-
+/** What each touched file looks like now, read through the path chokepoint. */
 function statsNow(root: string, record: TransactionRecord, tickOwned: readonly string[]): FileStat[] {
   return Object.entries(record.snapshot)
     .map(([file, before]) => fileStat(file, before, readInsideRoot(root, file, { tickOwned })))
     .filter((s) => s.added + s.removed > 0 || s.change !== 'modify');
-}
-
-/**
- * Writes (or deletes, for null) one file atomically, creating folders as needed, through the path
- * chokepoint (checked again now, not only when planned). A refusal throws: the transaction rolls back.
- */
-function writeChange(root: string, file: string, content: string | null, tickOwned: readonly string[]): void {
-  const done = content === null ? removeInsideRoot(root, file, { tickOwned }) : writeInsideRoot(root, file, content, { tickOwned });
-  if (!done.ok) throw new Error(`${done.error.code}: ${done.error.message}`);
-  if (content === null) removeEmptyParents(root, path.posix.dirname(file));
 }
 
 /** The folders that writing these changes will create, outermost first. */
@@ -517,121 +569,7 @@ function foldersToCreate(root: string, changes: readonly PlannedChange[]): strin
   return [...folders].sort((a, b) => a.length - b.length);
 }
 
-/** Removes one folder if it is empty; only a real folder inside the project (never through a link). */
-function removeIfEmpty(root: string, dir: string): boolean {
-  const where = resolveInsideRoot(root, dir, { purpose: 'cleanup' });
-  if (!where.ok) return false;
-  try {
-    if (readdirSync(where.value.absolute).length > 0) return false;
-    rmdirSync(where.value.absolute); // fails on a link: rmdir never follows one
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function removeEmptyParents(root: string, dir: string): void {
-  for (let current = dir; current !== '.' && current !== ''; current = path.posix.dirname(current)) {
-    if (!removeIfEmpty(root, current)) return;
-  }
-}
-
-function removeEmptyFolders(root: string, folders: readonly string[]): void {
-  for (const dir of [...folders].sort((a, b) => b.length - a.length)) removeIfEmpty(root, dir);
-}
-
-/** What putting a record's files back did: the files restored, and the ones the chokepoint refused. */
-export interface RestoreResult {
-  readonly restored: string[];
-  readonly refused: Failure[];
-}
-
-/**
- * Puts every file of the record back as it was before the transaction. Each path goes through
- * the chokepoint; one it refuses is left alone and reported, and the rest are still restored.
- */
-export function restoreSnapshot(root: string, record: Pick<TransactionRecord, 'snapshot' | 'createdDirs'>): RestoreResult {
-  const tickOwned = tickOwnedPaths(root);
-  const restored: string[] = [];
-  const refused: Failure[] = [];
-  for (const [file, before] of Object.entries(record.snapshot)) {
-    const current = readInsideRoot(root, file, { tickOwned });
-    if (current === before) continue;
-    const done = before === null ? removeInsideRoot(root, file, { tickOwned }) : writeInsideRoot(root, file, before, { tickOwned });
-    if (!done.ok) {
-      refused.push(done.error);
-      continue;
-    }
-    if (before === null) removeEmptyParents(root, path.posix.dirname(file));
-    restored.push(file);
-  }
-  removeEmptyFolders(root, record.createdDirs);
-  return { restored, refused };
-}
-
-/**
- * Rolls back transactions left pending by a process that died (crash, SIGKILL, power loss).
- * Pending records whose owner still runs are left alone. A record that is damaged or names a
- * path an answer could never write is not acted on at all: it stays where it is and is reported
- * (once per call), and recovery goes on with the others. Call it holding the project lock.
- */
-function recoverPendingUnlocked(root: string, hooks: PatchHooks): Recovery[] {
-  const recovered: Recovery[] = [];
-  const report = (recovery: Recovery): void => {
-    recovered.push(recovery);
-    hooks.onEvent?.({ type: 'recovered', recovery });
-  };
-  for (const uuid of listPending(root)) {
-    if (existsSync(committedPath(root, uuid))) {
-      removePending(root, uuid); // the commit finished; only the cleanup was interrupted
-      continue;
-    }
-    const loaded = loadRecord(pendingPath(root, uuid));
-    if (!loaded.ok) {
-      report({ uuid, restored: [], refused: loaded.error });
-      continue;
-    }
-    const record = loaded.value;
-    if (record.owner && !ownerIsGone(record.owner)) continue;
-    const { restored, refused } = restoreSnapshot(root, record);
-    if (refused.length > 0) {
-      const file = `${STATE_DIR}/${uuid}.pending.yml`;
-      const message = `The interrupted transaction ${file} could not be rolled back completely: ${refused.map((f) => f.message).join(' ')} Restored: ${restored.join(', ') || 'nothing'}. The record was left in place.`;
-      report({ uuid, restored, refused: { code: 'RECORD_UNSAFE_PATH', message, path: file } });
-      continue;
-    }
-    removePending(root, uuid);
-    report({ uuid, restored });
-  }
-  return recovered;
-}
-
-/**
- * Rolls back interrupted transactions of a project (what every `relay` command does first).
- * `unsafe`: `.relaycode` is a link or not a folder, so nothing in it is trusted or touched.
- */
-export function recoverPending(root: string, hooks: PatchHooks = {}): Recovery[] | { busy: Failure } | { unsafe: Failure } {
-  if (!existsSync(path.join(root, STATE_DIR)) && !isLink(path.join(root, STATE_DIR))) return [];
-  const folder = checkStateFolder(root);
-  if (!folder.ok) return { unsafe: folder.error };
-  const lock = acquireProjectLock(root, now(hooks));
-  if ('heldBy' in lock) return { busy: busy(lock.heldBy) };
-  try {
-    return recoverPendingUnlocked(root, hooks);
-  } finally {
-    lock.release();
-  }
-}
-
-function isLink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-async function switchToPatchBranch(root: string, config: RelayConfig, uuid: string, message: string | undefined, warnings: string[]): Promise<string | undefined> {
+async function switchToPatchBranch(root: string, config: RelayConfig, uuid: string, message: string | undefined, warnings: string[], beforeSwitch: (name: string) => void): Promise<string | undefined> {
   if (!(await isGitRepo(root))) {
     warnings.push('autoGitBranch is on but the project is not a git repository; no branch was created.');
     return undefined;
@@ -645,6 +583,7 @@ async function switchToPatchBranch(root: string, config: RelayConfig, uuid: stri
     warnings.push(`Branch name ${name} is not valid for git; no branch was created.`);
     return undefined;
   }
+  beforeSwitch(name);
   try {
     await createBranch(root, name);
     return name;
@@ -664,4 +603,3 @@ function slug(text: string): string {
 }
 
 export { randomUUID as newTransactionId };
-export { responseHash } from './check.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { PatchDetail, RelayDetail, TickDetail } from '../../shared/contract.js';
 import { readTextOrNull } from '../fs/read.js';
 import { STATE_DIR } from '../patch/config.js';
-import { committedPath, pendingPath, readRecord, type TransactionRecord } from '../patch/state.js';
+import { committedPath, pendingPath, readRecord, withDerivedRevert, withDerivedReverts, type TransactionRecord } from '../patch/state.js';
 import { describeStats, fileStat, unifiedDiff } from '../patch/summary.js';
 import { loadTickConfig } from '../tick/config.js';
 import { readTickCommit, toTickCommit } from '../tick/commit.js';
@@ -66,7 +66,7 @@ export function readPatchRuns(projectId: string, root: string): { runs: StoredRu
   if (!existsSync(dir)) return { runs: [], skipped: [] };
   const names = readdirSync(dir);
   const committed = new Set(names.map((n) => (PENDING.test(n) ? undefined : COMMITTED.exec(n)?.[1])).filter((u): u is string => u !== undefined));
-  const runs: StoredRun[] = [];
+  const read: Array<{ record: TransactionRecord; pending: boolean }> = [];
   const skipped: Skipped[] = [];
   for (const name of names) {
     const pendingUuid = PENDING.exec(name)?.[1];
@@ -75,11 +75,14 @@ export function readPatchRuns(projectId: string, root: string): { runs: StoredRu
     // A pending file beside its committed record is a leftover of an interrupted cleanup.
     if (pendingUuid && committed.has(pendingUuid)) continue;
     try {
-      runs.push(patchRunFromRecord(projectId, readRecord(path.join(dir, name)), pendingUuid !== undefined));
+      read.push({ record: readRecord(path.join(dir, name)), pending: pendingUuid !== undefined });
     } catch (error) {
       skipped.push({ file: `${STATE_DIR}/${name}`, reason: (error as Error).message });
     }
   }
+  // "Reverted" comes from the committed revert records, not from a second write to the original.
+  const derived = new Map(withDerivedReverts(read.filter((r) => !r.pending).map((r) => r.record)).map((r) => [r.uuid, r]));
+  const runs = read.map(({ record, pending }) => patchRunFromRecord(projectId, pending ? record : (derived.get(record.uuid) ?? record), pending));
   return { runs, skipped };
 }
 
@@ -92,7 +95,8 @@ export function readPatchRecord(root: string, uuid: string): { record: Transacti
   ] as const) {
     if (!existsSync(file)) continue;
     try {
-      return { record: readRecord(file), pending };
+      const record = readRecord(file);
+      return { record: pending ? record : withDerivedRevert(root, record), pending };
     } catch {
       return null;
     }

@@ -14,6 +14,8 @@ export interface TickContext {
   /** Cancels the tick: passed to every child process. */
   readonly signal?: AbortSignal;
   readonly onClaudeCall?: (record: ClaudeCallRecord, role: 'orchestrator' | 'builder') => void;
+  /** Told when a rollback starts, after its intent is written (the fault harness kills the process here). */
+  readonly onRollbackStart?: () => void;
   /** Epoch ms by which the tick must end (runner.max_tick_seconds). */
   readonly deadlineMs: number;
   readonly milestone: string;

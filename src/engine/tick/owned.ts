@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveInsideRoot } from '../fs/safe-path.js';
+import { assertNever } from '../result.js';
 import { relativeToRoot } from './workspace.js';
 
 /**
@@ -112,33 +113,64 @@ export function changedPaths(before: FileSnapshot, after: FileSnapshot): string[
 }
 
 /**
- * Puts `paths` back as `before` had them: rewrites changed files, removes created ones.
- * Returns the paths it could not restore (stat-only files whose content was not kept).
+ * How one guarded path is put back, in a form that can be written down (the rollback intent,
+ * relais/ROLLBACK.json) and applied again after a crash: its content, "absent", "a folder", or
+ * "lost" (a stat-only file whose content was not kept).
  */
-export function restoreSnapshot(root: string, before: FileSnapshot, paths: readonly string[]): string[] {
+export type RestoreEntry =
+  | { readonly path: string; readonly kind: 'file'; readonly content: string; readonly mode: number }
+  | { readonly path: string; readonly kind: 'absent' }
+  | { readonly path: string; readonly kind: 'dir' }
+  | { readonly path: string; readonly kind: 'lost' };
+
+/** The restore entries for `paths`, from the snapshot taken before (file content base64). */
+export function restoreEntries(before: FileSnapshot, paths: readonly string[]): RestoreEntry[] {
+  return paths.map((rel): RestoreEntry => {
+    const kept = before.contents.get(rel);
+    if (kept !== undefined) return { path: rel, kind: 'file', content: kept.content.toString('base64'), mode: kept.mode };
+    if (!before.fingerprints.has(rel)) return { path: rel, kind: 'absent' };
+    if (before.fingerprints.get(rel) === DIR_FINGERPRINT) return { path: rel, kind: 'dir' };
+    return { path: rel, kind: 'lost' };
+  });
+}
+
+/**
+ * Puts the entries' paths back: rewrites changed files, removes created ones, brings folders
+ * back. Idempotent. Returns the paths it could not restore (stat-only files whose content was not kept).
+ */
+export function applyRestoreEntries(root: string, entries: readonly RestoreEntry[]): string[] {
   const lost: string[] = [];
-  for (const rel of paths) {
-    // Through the path chokepoint: a folder the builder swapped for a link leading out of the
-    // repository is not written through (the file is reported as not restored instead).
-    const where = resolveInsideRoot(root, rel, { purpose: 'cleanup' });
+  for (const entry of entries) {
+    // Through the path chokepoint (the entries may come back from the rollback plan on disk): a
+    // folder the builder swapped for a link leading out of the repository is not written
+    // through; the file is reported as not restored instead.
+    const where = resolveInsideRoot(root, entry.path, { purpose: 'cleanup' });
     if (!where.ok) {
-      lost.push(rel);
+      lost.push(entry.path);
       continue;
     }
     const absolute = where.value.absolute;
-    const kept = before.contents.get(rel);
-    if (kept !== undefined) {
-      rmSync(absolute, { recursive: true, force: true });
-      mkdirSync(path.dirname(absolute), { recursive: true });
-      writeFileSync(absolute, kept.content, { mode: kept.mode });
-    } else if (!before.fingerprints.has(rel)) {
-      rmSync(absolute, { recursive: true, force: true });
-    } else if (before.fingerprints.get(rel) === DIR_FINGERPRINT) {
-      // A folder replaced by a file or a link: the folder comes back (its files follow: paths are sorted).
-      rmSync(absolute, { recursive: true, force: true });
-      mkdirSync(absolute, { recursive: true });
-    } else {
-      lost.push(rel);
+    switch (entry.kind) {
+      case 'file':
+        rmSync(absolute, { recursive: true, force: true });
+        mkdirSync(path.dirname(absolute), { recursive: true });
+        writeFileSync(absolute, Buffer.from(entry.content, 'base64'), { mode: entry.mode });
+        break;
+      case 'absent':
+        rmSync(absolute, { recursive: true, force: true });
+        break;
+      case 'dir':
+        // A folder replaced by a file or a link: the folder comes back (its files follow: paths are sorted).
+        if (!existsSync(absolute) || !lstatSync(absolute).isDirectory()) {
+          rmSync(absolute, { recursive: true, force: true });
+          mkdirSync(absolute, { recursive: true });
+        }
+        break;
+      case 'lost':
+        lost.push(entry.path);
+        break;
+      default:
+        assertNever(entry);
     }
   }
   return lost;

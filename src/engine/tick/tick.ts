@@ -23,7 +23,7 @@ import { checkStartable, type Startable } from './preflight.js';
 import { openProject, type Project, type RunnerIdentity } from './project.js';
 import { buildReport, type TickReport } from './report.js';
 import { renderReportMd } from './render.js';
-import { rollback, type RollbackResult } from './rollback.js';
+import { planRollback, readRollbackIntent, removeRollbackIntent, rollback, rollbackIntentPath, waitForIndexLock, writeRollbackIntent, type RollbackResult } from './rollback.js';
 import type { Task } from './task.js';
 import { collectTouched, diffPatch, trackedPatch } from './touched.js';
 import { checkReport } from './validate.js';
@@ -42,6 +42,8 @@ export interface RunTickOptions extends RunnerIdentity {
   readonly signal?: AbortSignal;
   /** Told after every Claude call (orchestrator and builder), e.g. to report its token usage. */
   readonly onClaudeCall?: (record: ClaudeCallRecord, role: 'orchestrator' | 'builder') => void;
+  /** Told when a rollback starts, its intent written (a test hook: the fault harness kills the process here). */
+  readonly onRollbackStart?: () => void;
 }
 
 /** How a tick ended: a report (SUCCESS or STOP) or a BLOCKED record. */
@@ -88,7 +90,7 @@ function lockBlocker(attempt: Extract<LockAttempt, { acquired: false }>, lockRel
     code: 'BLOCKED_LOCK_HELD',
     reason: `Another tick holds ${lockRel}: ${who}; ${attempt.reason}.`,
     remediation: `Wait for that tick to finish, then run again. If no relais process is running any more, delete ${lockRel} and run again.`,
-    lockHolder: holder ? { pid: holder.pid, started_at: holder.started_at, boot_id: holder.boot_id, run_id: holder.run_id } : null,
+    lockHolder: holder ? { pid: holder.pid, started_at: holder.started_at, boot_id: holder.boot_id, run_id: holder.run_id ?? null } : null,
   };
 }
 
@@ -107,6 +109,9 @@ export async function runTick(options: RunTickOptions): Promise<TickOutcome> {
   const attempt = acquireTickLock(project.paths.lock, { pid: process.pid, started_at: startedAt.toISOString(), boot_id: bootId(), run_id: runId }, startedAt.getTime());
   if (!attempt.acquired) return finishBlocked(project.paths, lockBlocker(attempt, relativeToRoot(project.root, project.paths.lock)), null, clock, emit);
   try {
+    // A rollback a crashed run left unfinished is finished first (we hold the lock: its run is dead).
+    const unfinished = await finishInterruptedRollback(project);
+    if (unfinished) return finishBlocked(project.paths, unfinished, null, clock, emit);
     const start = await checkStartable(project, 'run');
     if (!start.ok) return finishBlocked(project.paths, start.blocker, null, clock, emit);
     return await runStages(project, start.value, runId, startedAt, { ...options, clock, emit });
@@ -167,6 +172,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     claudeCommand: options.claudeCommand ?? config.claude_code_cli.command,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onClaudeCall ? { onClaudeCall: options.onClaudeCall } : {}),
+    ...(options.onRollbackStart ? { onRollbackStart: options.onRollbackStart } : {}),
     deadlineMs: startedAt.getTime() + config.runner.max_tick_seconds * 1000,
     milestone,
     ledger,
@@ -203,22 +209,51 @@ async function runStages(project: Project, start: Startable, runId: string, star
     f.detail = `internal error: ${(error as Error).message}`;
     code = 'STOP_INTERRUPTED';
   }
-  if (code !== 'SUCCESS') code = await rollBackIfBuilt(project, f, code);
+  if (code !== 'SUCCESS') code = await rollBackIfBuilt(ctx, f, code);
   return finishReport(ctx, f, code, startedAt);
 }
 
 /**
  * Appendix B: any STOP once the builder ran rolls the repository back (once), then asserts it
- * clean; a rollback that cannot finish turns the code into STOP_INTERRUPTED.
+ * clean; a rollback that cannot finish turns the code into STOP_INTERRUPTED. The rollback's
+ * plan is written down first, so a crash in the middle is finished by the next run.
  */
-async function rollBackIfBuilt<C extends Exclude<TickCode, BlockedCode>>(project: Project, f: Findings, code: C): Promise<C | 'STOP_INTERRUPTED'> {
+async function rollBackIfBuilt<C extends Exclude<TickCode, BlockedCode>>(ctx: TickContext, f: Findings, code: C): Promise<C | 'STOP_INTERRUPTED'> {
+  const { project } = ctx;
   if (!f.builderStarted || f.rollback !== null) return code;
-  const rb = await rollback(project.root, { base: project.baseCommit, branch: project.branch, snapshots: f.restorePoints }, f.touched);
-  f.rollback = rb;
+  const plan = planRollback({ base: project.baseCommit, branch: project.branch, snapshots: f.restorePoints }, f.touched);
+  const intent = await rollbackIntentPath(project.root);
+  let intentProblem: string | null = null;
+  try {
+    writeRollbackIntent(intent, plan, ctx.clock());
+  } catch (error) {
+    intentProblem = `the rollback plan could not be written first (${(error as Error).message}), so a crash during this rollback would not be finished by the next run`;
+  }
+  ctx.onRollbackStart?.();
+  const rb = await rollback(project.root, plan);
+  if (rb.clean) removeRollbackIntent(intent);
+  f.rollback = intentProblem ? { ...rb, problems: [...rb.problems, intentProblem] } : rb;
   f.headCommit = rb.head;
   if (rb.clean) return code;
   f.detail = `${f.detail}; rollback incomplete: ${rb.problems.join('; ')}`;
   return 'STOP_INTERRUPTED';
+}
+
+/**
+ * Finishes a rollback a dead run left half done (its intent is in .git/, where no clone can
+ * put one). Returns a blocker when it cannot be finished; null when there was none or it is done.
+ */
+async function finishInterruptedRollback(project: Project): Promise<Blocker | null> {
+  const intent = await rollbackIntentPath(project.root);
+  const found = readRollbackIntent(intent);
+  if (found.kind === 'none') return null;
+  const remediation = `Check \`git status\` and put the work tree back to the base commit by hand (git reset --hard; remove the files the tick created), then delete ${intent} and run again.`;
+  if (found.kind === 'damaged') return { code: 'BLOCKED_CRASH_RECOVERY_REQUIRED', reason: `An interrupted rollback left ${intent}, which cannot be read (${found.reason}).`, remediation };
+  await waitForIndexLock(project.root); // a git of the dead run may still be finishing
+  const rb = await rollback(project.root, found.plan);
+  if (!rb.clean) return { code: 'BLOCKED_CRASH_RECOVERY_REQUIRED', reason: `A rollback interrupted by a crash could not be finished: ${rb.problems.join('; ')}.`, remediation, details: rb.problems };
+  removeRollbackIntent(intent);
+  return null;
 }
 
 /** BUILD, JUDGE and verification; returns the code, leaving what it found in `f`. */
@@ -409,7 +444,7 @@ async function finishReport(ctx: TickContext, f: Findings, initial: Exclude<Tick
     }
     // It is a STOP after the builder ran, so Appendix B applies: a SUCCESS whose report could
     // not be written is rolled back too. History then holds the only report, with this code.
-    code = await rollBackIfBuilt(project, f, 'STOP_INTERRUPTED');
+    code = await rollBackIfBuilt(ctx, f, 'STOP_INTERRUPTED');
     ({ report, md, head } = await compose());
     if (keepHistory) reportRel = `${historyRel}/report.md`;
   }

@@ -75,7 +75,7 @@ export interface InitResult {
 
 /** The mutable runner state that must stay out of `git status`. */
 function ignoredState(paths: WorkspacePaths): string[] {
-  return [paths.state, paths.task, paths.reportJson, paths.reportMd, paths.blocked, paths.facts, paths.lock, `${paths.lock}.reclaim`].map((p) => relativeToRoot(paths.root, p));
+  return [paths.state, paths.task, paths.reportJson, paths.reportMd, paths.blocked, paths.facts, paths.lock, `${paths.lock}.break-*`].map((p) => relativeToRoot(paths.root, p));
 }
 
 function ensureIgnored(paths: WorkspacePaths, created: string[], kept: string[]): void {

@@ -278,10 +278,10 @@ writeFileSync('src/other.ts', 'formatted\\n');
         ...(owner ? { owner } : {}),
       });
       writePending(root, record({ pid: process.pid, bootId: bootId(), startedAt: '' }, 'live'));
-      expect(recoverPending(root)).toEqual([]);
+      expect(await recoverPending(root)).toEqual({ recovered: [], problems: [], gitCommit: null });
       writePending(root, record({ pid: 999_999_999, bootId: bootId(), startedAt: '' }, 'dead'));
-      const recovered = recoverPending(root);
-      expect(recovered).toEqual([{ uuid: 'dead', restored: ['src/a.ts', 'src/created.ts'] }]);
+      const recovered = await recoverPending(root);
+      expect(recovered).toEqual({ recovered: [{ uuid: 'dead', restored: ['src/a.ts', 'src/created.ts'] }], problems: [], gitCommit: null });
       expect(readFileSync(path.join(root, 'src/a.ts'), 'utf8')).toBe('original\n');
       expect(existsSync(path.join(root, 'src/created.ts'))).toBe(false);
     });

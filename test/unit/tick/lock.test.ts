@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootId } from '../../../src/engine/fs/process.js';
@@ -37,21 +39,41 @@ describe('acquireTickLock()', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).run_id).toBe('r3');
   });
 
-  it('treats a fresh unreadable lock as held (being written) and an old one as stale', () => {
+  it('honours a lock of the spec\'s own shape {pid, started_at, boot_id}: held while its pid runs, reclaimed once it is dead', () => {
+    const file = path.join(tempDir(), 'lock.json');
+    const live = { pid: process.pid, started_at: new Date().toISOString(), boot_id: bootId() };
+    writeFileSync(file, JSON.stringify(live));
+    expect(inspectLock(file)).toMatchObject({ state: 'held', holder: { pid: process.pid, run_id: null } });
+    expect(acquireTickLock(file, me('r1'))).toMatchObject({ acquired: false, holder: { pid: process.pid } });
+    writeFileSync(file, JSON.stringify({ ...live, pid: DEAD_PID }));
+    expect(inspectLock(file).state).toBe('stale');
+    expect(acquireTickLock(file, me('r2')).acquired).toBe(true);
+  });
+
+  it('treats an unreadable lock as held, fresh (being written) or old (never taken by age alone), unless it predates this boot', () => {
     const file = path.join(tempDir(), 'lock.json');
     writeFileSync(file, '');
     const now = Date.now();
-    expect(inspectLock(file, now).state).toBe('held');
+    expect(inspectLock(file, now)).toMatchObject({ state: 'held', reason: expect.stringContaining('being written') });
     expect(acquireTickLock(file, me('r'), now).acquired).toBe(false);
-    expect(inspectLock(file, now + 60_000).state).toBe('stale');
-    expect(acquireTickLock(file, me('r'), now + 60_000).acquired).toBe(true);
+    expect(inspectLock(file, now + 3_600_000)).toMatchObject({ state: 'held', reason: expect.stringContaining('unreadable') });
+    expect(acquireTickLock(file, me('r'), now + 3_600_000).acquired).toBe(false);
+    const beforeBoot = new Date(Date.now() - os.uptime() * 1000 - 3_600_000);
+    utimesSync(file, beforeBoot, beforeBoot);
+    expect(inspectLock(file).state).toBe('stale');
+    expect(acquireTickLock(file, me('r')).acquired).toBe(true);
   });
 
-  it('does not reclaim while another run holds the reclaim file', () => {
+  it('does not reclaim while a living process is breaking the same stale lock; a dead breaker is passed over', () => {
     const file = path.join(tempDir(), 'lock.json');
-    writeFileSync(file, JSON.stringify({ ...me('dead'), pid: DEAD_PID }));
-    writeFileSync(`${file}.reclaim`, JSON.stringify(me('reclaimer')));
-    expect(acquireTickLock(file, me('r2'))).toMatchObject({ acquired: false, reason: 'another run is reclaiming a stale lock' });
+    const stale = `${JSON.stringify({ ...me('dead'), pid: DEAD_PID }, null, 2)}\n`;
+    writeFileSync(file, stale);
+    const key = createHash('sha256').update(stale).digest('hex').slice(0, 16);
+    writeFileSync(`${file}.break-${key}-1`, JSON.stringify(me('breaker')));
+    expect(acquireTickLock(file, me('r2'))).toMatchObject({ acquired: false, reason: expect.stringContaining('taking over the stale lock') });
+    writeFileSync(`${file}.break-${key}-1`, JSON.stringify({ ...me('breaker'), pid: DEAD_PID }));
+    expect(acquireTickLock(file, me('r3')).acquired).toBe(true);
+    expect(readdirSync(path.dirname(file)).sort()).toEqual(['lock.json']);
   });
 });
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedPaths, restoreSnapshot, takeSnapshot } from '../../../src/engine/tick/owned.js';
+import { applyRestoreEntries, changedPaths, restoreEntries, takeSnapshot } from '../../../src/engine/tick/owned.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function workspace(): { root: string; spec: { dirs: string[]; files: string[]; statOnly: string[] } } {
@@ -20,7 +20,7 @@ describe('runner-owned snapshots', () => {
     mkdirSync(path.join(root, 'relais/REPORT.json'));
     const changed = changedPaths(before, takeSnapshot(root, spec));
     expect(changed).toEqual(['relais/REPORT.json']);
-    expect(restoreSnapshot(root, before, changed)).toEqual([]);
+    expect(applyRestoreEntries(root, restoreEntries(before, changed))).toEqual([]);
     expect(existsSync(path.join(root, 'relais/REPORT.json'))).toBe(false);
   });
 
@@ -31,7 +31,7 @@ describe('runner-owned snapshots', () => {
     writeFileSync(path.join(root, 'relais/history'), 'not a folder\n');
     const changed = changedPaths(before, takeSnapshot(root, spec));
     expect(changed).toEqual(['relais/history']);
-    expect(restoreSnapshot(root, before, changed)).toEqual([]);
+    expect(applyRestoreEntries(root, restoreEntries(before, changed))).toEqual([]);
     expect(statSync(path.join(root, 'relais/history')).isDirectory()).toBe(true);
   });
 

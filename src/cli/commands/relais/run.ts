@@ -28,10 +28,25 @@ rolls back and releases the lock (a second Ctrl+C exits at once).`,
       ...identity(),
       signal: cancel.signal,
       onEvent: options.json ? (event) => print(JSON.stringify(event)) : printEvent,
+      ...rollbackFault(),
     });
     for (const signal of signals) process.off(signal, interrupt);
     if (options.json) print(JSON.stringify(outcomeJson(outcome)));
     else printOutcome(outcome);
     process.exitCode = outcome.verdict === 'success' ? EXIT.ok : EXIT.failed;
   });
+}
+
+/**
+ * Test hook: RELAIS_FAULT=rollback:<ms> kills this process with SIGKILL <ms> milliseconds after a
+ * rollback starts (0: at once), so the fault harness can prove an interrupted rollback is finished.
+ */
+function rollbackFault(): { onRollbackStart?: () => void } {
+  const spec = /^rollback:(\d+)$/.exec(process.env.RELAIS_FAULT ?? '');
+  if (!spec) return {};
+  const ms = Number(spec[1]);
+  const kill = (): void => {
+    process.kill(process.pid, 'SIGKILL');
+  };
+  return { onRollbackStart: () => (ms === 0 ? kill() : void setTimeout(kill, ms)) };
 }

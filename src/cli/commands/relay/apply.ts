@@ -56,8 +56,8 @@ an answer is rolled back (REVIEW_REQUIRED); apply it without --yes to review it.
     const root = requireProject(program, options.json ? { json: (error) => ({ status: 'rejected', uuid: null, recovered: [], files: [], error }) } : {});
     const { applyPatch } = await import('../../../engine/patch/transaction.js');
     const { outcomeJson, printOutcome, printReplyOnly, terminalDecider } = await import('../../patch-output.js');
-    const { faultHook } = await import('../../fault.js');
-    const outcome = await applyPatch({ root, text, source: 'file', decide: terminalDecider(options.yes === true) }, { fault: faultHook() });
+    const { testHooks } = await import('../../fault.js');
+    const outcome = await applyPatch({ root, text, source: 'file', decide: terminalDecider(options.yes === true) }, testHooks());
     if (options.json) printJson(outcomeJson(outcome));
     else if (options.reply) printReplyOnly(outcome);
     else printOutcome(outcome);

@@ -35,12 +35,16 @@ and committer are git's own: user.name / user.email, or GIT_AUTHOR_* / GIT_COMMI
         return;
       }
     }
-    const committed = await commitPlan(root, plan.value);
+    const { testHooks } = await import('../../fault.js');
+    const committed = await commitPlan(root, plan.value, testHooks());
     if (!committed.ok) {
       printError(`✘ ${committed.error.message}`);
       process.exitCode = EXIT.failed;
       return;
     }
-    print(`✔ Committed ${committed.value.slice(0, 10)}: ${message}`);
+    const { printRecoveries } = await import('../../patch-output.js');
+    printRecoveries(committed.value.recovered);
+    for (const note of committed.value.notes) printError(`! ${note}`);
+    print(`✔ Committed ${committed.value.sha.slice(0, 10)}: ${message}`);
   });
 }

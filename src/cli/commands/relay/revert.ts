@@ -54,8 +54,8 @@ later edits; if they overlap the change, nothing is reverted and the file is nam
       }
     }
     const { outcomeJson, printOutcome, terminalDecider } = await import('../../patch-output.js');
-    const { faultHook } = await import('../../fault.js');
-    const outcome = await revertTransaction({ root, target, decide: terminalDecider(true) }, { fault: faultHook() });
+    const { testHooks } = await import('../../fault.js');
+    const outcome = await revertTransaction({ root, target, decide: terminalDecider(true) }, testHooks());
     if (options.json) printJson(outcomeJson(outcome));
     else printOutcome(outcome, 'Reverted with', 'Not reverted');
     process.exitCode = outcome.status === 'applied' ? EXIT.ok : EXIT.failed;
