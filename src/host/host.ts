@@ -22,6 +22,8 @@ export interface Host {
   readonly runtime: Runtime;
   readonly store: Store;
   readonly handlers: Handlers;
+  /** Settles once the start-up crash recovery of every registered project has finished (it runs in the background). */
+  readonly recovered: Promise<void>;
   /** Shuts the runtime down (pending approvals denied, tasks cancelled) and writes the last events. The store stays open. */
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export function createHost(options: HostOptions): Host {
     startSeq: store.events.lastSeq(),
   });
   const recorder: Recorder = attachRecorder({ runtime, store, ...(options.onRecordError ? { onError: options.onRecordError } : {}) });
+  const recoveries: Array<Promise<void>> = [];
   for (const project of store.projects.list()) {
     runtime.send({ type: 'RegisterProject', projectId: project.projectId, root: project.root, name: project.name, policy: project.settings.approvalPolicy });
     // A folder that is missing now (an unmounted drive) keeps its indexed history until it is back.
@@ -71,13 +74,14 @@ export function createHost(options: HostOptions): Host {
     }
     // A pending record left by a crash is rolled back (under the project lock, so a transaction
     // queued meanwhile waits for it or recovers it itself); the history is then indexed again.
-    void recoverPending(project.root).then(
+    const recovery = recoverPending(project.root).then(
       (report) => {
         if (!('busy' in report) && report.recovered.length + (report.gitCommit ? 1 : 0) > 0) store.reindex(project);
         if (!('busy' in report)) for (const problem of report.problems) options.onRecordError?.(new Error(problem.message));
       },
       (error: unknown) => options.onRecordError?.(error),
     );
+    recoveries.push(recovery);
   }
   const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), terminal: defaultTerminalSettings(options.terminal), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
   const validateOutput = options.validateOutput ?? true;
@@ -107,6 +111,7 @@ export function createHost(options: HostOptions): Host {
     runtime,
     store,
     handlers,
+    recovered: Promise.all(recoveries).then(() => undefined),
     close: async () => {
       await runtime.shutdown();
       recorder.detach();

@@ -26,6 +26,7 @@ describe('host start-up', () => {
     expect(readdirSync(path.join(root, '.relaycode')).some((n) => n.endsWith('.pending.yml'))).toBe(true);
 
     const second = createHost({ store });
+    await second.recovered;
     expect(readTree(root)).toEqual(before);
     expect(readdirSync(path.join(root, '.relaycode')).some((n) => n.endsWith('.pending.yml'))).toBe(false);
     const runs = await second.call('listRuns', { projectId: 'demo' });
