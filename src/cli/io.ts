@@ -42,6 +42,26 @@ export async function confirm(question: string): Promise<boolean> {
   }
 }
 
+/**
+ * Standard input as bytes, read as a stream: `readFileSync(0)` fails with EAGAIN when stdin is a
+ * non-blocking pipe (an answer piped in by another program). Stops after `maxBytes` + 1 bytes so
+ * a runaway producer cannot fill memory; the caller's size check then refuses it.
+ */
+export async function readStdin(maxBytes = 64 * 1024 * 1024): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    chunks.push(buffer);
+    size += buffer.length;
+    if (size > maxBytes) {
+      process.stdin.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
 /** True when a question can be asked interactively. */
 export function canAsk(): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY);

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE } from '../../../engine/patch/names.js';
-import { EXIT, printJson, UsageError, withHelp } from '../../io.js';
+import { EXIT, printJson, readStdin, UsageError, withHelp } from '../../io.js';
 import { requireProject } from '../../project.js';
 
 interface ApplyOptions {
@@ -49,7 +49,7 @@ an answer is rolled back (REVIEW_REQUIRED); apply it without --yes to review it.
     // Bytes, not text: the engine's intake refuses what is not UTF-8 instead of decoding it to U+FFFD.
     let text: Uint8Array;
     try {
-      text = file === '-' ? readFileSync(0) : readFileSync(path.resolve(file));
+      text = file === '-' ? await readStdin() : readFileSync(path.resolve(file));
     } catch (error) {
       throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }

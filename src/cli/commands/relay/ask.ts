@@ -1,7 +1,7 @@
 // `relay ask`: a question to another coding agent, its answer on stdout.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { withHelp } from '../../io.js';
+import { readStdin, withHelp } from '../../io.js';
 import { addCommonOptions, BACKEND_HELP, type CommonFlags } from '../../relay-options.js';
 
 interface AskFlags extends CommonFlags {
@@ -23,10 +23,9 @@ export function registerAsk(program: Command): void {
       exitCodes: { 0: 'answered (the answer is on stdout)', 1: 'the relay failed (reason on stderr: a limit, a nested relay, the backend)', 2: 'the command line was wrong (no prompt, unknown backend or sandbox, a missing context file or repository)' },
     },
   ).action(async (prompt: string | undefined, flags: AskFlags) => {
-    const { readFileSync } = await import('node:fs');
     const { relay } = await import('../../../engine/relay/index.js');
     const { commonRelayOptions, repoOf, runRelayCommand } = await import('../../relay-run.js');
-    const text = prompt === '-' ? readFileSync(0, 'utf8') : (prompt ?? '');
+    const text = prompt === '-' ? (await readStdin()).toString('utf8') : (prompt ?? '');
     const base = program.opts<{ cwd?: string }>().cwd ?? process.cwd();
     const repoPath = repoOf(flags, program);
     await runRelayCommand(flags, { root: repoPath, kind: 'ask', prompt: text }, (signal, onEvent) =>
