@@ -134,6 +134,25 @@ describe('a planted committed record', () => {
   });
 });
 
+describe('a planted committed record carrying a real answer\'s hash', () => {
+  it('does not make that answer be skipped as already applied', async () => {
+    const jail = jailedProject();
+    const text = answer({ projectId: 'demo', files: { 'src/a.ts': 'export const a = 2;\n' } });
+    const { responseHash } = await import('../../src/engine/patch/check.js');
+    const hash = responseHash(text);
+    // Unsafe (a path outside), and not approved: neither says this answer was applied here.
+    const unsafe = plantedRecord('evil', { snapshot: { '../victim.txt': null }, result: { '../victim.txt': 'x\n' } }).replace('contentHash: planted', `contentHash: ${hash}`);
+    plantRecord(jail.root, 'evil.yml', unsafe);
+    plantRecord(jail.root, 'unapproved.yml', plantedRecord('unapproved', { snapshot: { 'src/a.ts': null } }).replace('contentHash: planted', `contentHash: ${hash}`));
+    const file = path.join(tempDir(), 'answer.md');
+    writeFileSync(file, text);
+    const run = await relay(['apply', file, '--yes', '--json'], { cwd: jail.root });
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'applied' });
+    expect(readFileSync(path.join(jail.root, 'src/a.ts'), 'utf8')).toBe('export const a = 2;\n');
+    jail.expectOutsideUntouched();
+  });
+});
+
 describe('a .relaycode that is a symbolic link', () => {
   it.each(['outside', 'inside'] as const)('(%s the project) is never written through: apply is refused with STATE_FOLDER_UNSAFE', async (where) => {
     const jail = jailedProject();

@@ -305,7 +305,7 @@ export function damagedRecords(root: string): Array<{ file: string; code: Record
   return scanCommitted(root).damaged;
 }
 
-/** Finds a committed record with this response hash, reading only the hash line of each file. */
+/** Finds a committed, approved record with this response hash (files without the hash are not parsed). */
 export function findByContentHash(root: string, hash: string): string | null {
   const needle = `contentHash: ${hash}`;
   for (const name of listNames(root)) {
@@ -313,7 +313,11 @@ export function findByContentHash(root: string, hash: string): string | null {
     if (!m || PENDING.test(name)) continue;
     const file = path.join(stateDir(root), name);
     if (!lstatSync(file).isFile() || statSync(file).size === 0) continue;
-    if (readFileSync(file, 'utf8').includes(needle)) return m[1]!;
+    if (!readFileSync(file, 'utf8').includes(needle)) continue;
+    // Only a record that passes every check says an answer was applied: a planted one (damaged,
+    // naming an unsafe path, its hash in a comment) must not make a real answer be skipped.
+    const loaded = loadRecord(file);
+    if (loaded.ok && loaded.value.contentHash === hash && loaded.value.approved) return m[1]!;
   }
   return null;
 }
