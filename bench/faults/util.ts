@@ -206,7 +206,9 @@ export function relay(args: readonly string[], options: RunOptions): Promise<Cli
 
 /** `relais <args>` as a child process. */
 export function relais(args: readonly string[], options: RunOptions): Promise<CliRun> {
-  return runNode(RELAIS, args, { ...options, env: { IS_SANDBOX: '1', ...options.env } });
+  // The fake Claude's FAKE_* settings reach it only because they are named: agents get an
+  // allow-list environment (engine/secrets), like the real claude does.
+  return runNode(RELAIS, args, { ...options, env: { IS_SANDBOX: '1', RELAY_PASS_ENV: 'FAKE_*', ...options.env } });
 }
 
 /** A small seeded random generator (mulberry32), so a failing run can be replayed with --seed. */
