@@ -3,7 +3,7 @@ import path from 'node:path';
 import { runProcess, type ProcOutcome } from '../proc/run.js';
 import { assertNever } from '../result.js';
 import { DEPTH_ENV } from '../relay/depth.js';
-import { agentChildEnv, buildChildEnv, type ChildEnv } from '../secrets/index.js';
+import { agentChildEnv, buildChildEnv, redactSecrets, type ChildEnv } from '../secrets/index.js';
 import type { TickConfig } from './config.js';
 import { judgeCall, parseClaudeVersion, parsePermissionModes, wrapperCost, type CallVerdict } from './wrapper.js';
 
@@ -134,7 +134,8 @@ export async function invokeClaude(call: ClaudeInvocation, now: () => number = D
     stdout,
     stderr,
   });
-  const tail = stderr.trim();
+  // Kept for reports and logs, which outlive the moment: what Claude printed may quote a secret.
+  const tail = redactSecrets(stderr.trim());
   return {
     argv: [call.command, ...call.args],
     exitCode,
