@@ -8,7 +8,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') }, external: ['better-sqlite3'] },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        external: ['better-sqlite3'],
+        // The engine loads some modules lazily so the CLIs start fast (scripts/build-cli.mjs);
+        // in the app's one main bundle those imports are simply ineffective, not a problem.
+        onwarn(warning, warn) {
+          if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
+        },
+      },
     },
   },
   preload: {
