@@ -9,7 +9,7 @@ import { createRuntime, type Engines, type Runtime, type RuntimeOptions } from '
 import type { Store } from '../engine/store/index.js';
 import { createHandlers, type Handlers } from './handlers.js';
 import { attachRecorder, type Recorder } from './recorder.js';
-import { startLiveHistory } from './live-history.js';
+import { startLiveHistory, type LiveHistory } from './live-history.js';
 import type { ProjectWatchOptions } from './project-watch.js';
 import type { ProjectRef } from '../engine/records/index.js';
 import { defaultTerminalSettings, type TerminalSettings } from './handoff-terminal.js';
@@ -27,6 +27,8 @@ export interface Host {
   readonly handlers: Handlers;
   /** Settles once the start-up crash recovery of every registered project has finished (it runs in the background). */
   readonly recovered: Promise<void>;
+  /** The watchers of the registered projects' files of truth (what is watched, for diagnostics and tests). */
+  readonly liveHistory: LiveHistory;
   /** Shuts the runtime down (pending approvals denied, tasks cancelled) and writes the last events. The store stays open. */
   close(): Promise<void>;
 }
@@ -110,6 +112,7 @@ export function createHost(options: HostOptions): Host {
     store,
     handlers,
     recovered: Promise.all(recoveries).then(() => undefined),
+    liveHistory: live,
     close: async () => {
       live.close();
       await runtime.shutdown();

@@ -40,6 +40,16 @@ type Role = { readonly kind: RecordKind } | { readonly tick: string } | { readon
 interface Watched {
   readonly role: Role;
   readonly watcher: FSWatcher;
+  /** The folder's inode when it was armed: a folder moved away and replaced by another of that name is watched anew. */
+  readonly ino: number;
+}
+
+function inodeOf(absolute: string): number | null {
+  try {
+    return lstatSync(absolute).ino;
+  } catch {
+    return null;
+  }
 }
 
 function isRealFolder(absolute: string): boolean {
@@ -121,7 +131,7 @@ export function watchProject(project: ProjectRef, handlers: ProjectWatchHandlers
         if (watched.get(absolute)?.watcher === watcher) watched.delete(absolute);
         schedule();
       });
-      watched.set(absolute, { role, watcher });
+      watched.set(absolute, { role, watcher, ino: inodeOf(absolute) ?? -1 });
     } catch (error) {
       // A folder removed in between, or no inotify watches left: the next event re-arms it.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') report(error);
@@ -145,7 +155,7 @@ export function watchProject(project: ProjectRef, handlers: ProjectWatchHandlers
     }
     for (const [absolute, current] of watched) {
       const role = wanted.get(absolute);
-      if (role && sameRole(role, current.role)) continue;
+      if (role && sameRole(role, current.role) && inodeOf(absolute) === current.ino) continue;
       current.watcher.close();
       watched.delete(absolute);
     }
