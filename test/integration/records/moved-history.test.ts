@@ -42,7 +42,7 @@ describe('a tick history folder moved by relais.config.json', () => {
 
     const run = await repo.run();
     expect(run.result).toMatchObject({ verdict: 'success' });
-    const runId = String(run.result.runId ?? run.result.run_id);
+    const runId = String(run.result.runId);
     expect(repo.exists(`ops/tick-history/${runId}/report.json`)).toBe(true);
     expect(repo.exists(`relais/history/${runId}`)).toBe(false);
 
