@@ -53,20 +53,17 @@ export function readProjectRuns(project: ProjectRef): ProjectRuns {
   };
 }
 
+/** How each record folder names its records (a typed table: a new kind fails to compile until it is here). */
+const KEY_OF_NAME: Readonly<Record<RecordKind, (name: string) => string | null>> = {
+  transaction: (name) => transactionOfName(name)?.uuid ?? null,
+  tick: (name) => (TICK_RUN_ID.test(name) ? name : null),
+  answer: answerOfName,
+  handoff: briefOfName,
+};
+
 /** The record a changed file name in one of the record folders belongs to (null: not a record's file). */
 export function recordKeyOfName(kind: RecordKind, name: string): string | null {
-  switch (kind) {
-    case 'transaction':
-      return transactionOfName(name)?.uuid ?? null;
-    case 'tick':
-      return TICK_RUN_ID.test(name) ? name : null;
-    case 'answer':
-      return answerOfName(name);
-    case 'handoff':
-      return briefOfName(name);
-    default:
-      return assertNever(kind);
-  }
+  return KEY_OF_NAME[kind](name);
 }
 
 /** What one record's files say now: the rows to write, and the ids of rows whose file is gone. */
@@ -114,28 +111,14 @@ export function readRecordRuns(project: ProjectRef, kind: RecordKind, key: strin
   }
 }
 
-/** The record kind behind a run kind. */
-function recordKindOf(kind: RunKind): RecordKind {
-  switch (kind) {
-    case 'patch':
-      return 'transaction';
-    case 'tick':
-      return 'tick';
-    case 'relay':
-    case 'review':
-      return 'answer';
-    case 'handoff':
-      return 'handoff';
-    default:
-      return assertNever(kind);
-  }
-}
+/** The record kind behind each run kind. */
+const RECORD_KIND_OF: Readonly<Record<RunKind, RecordKind>> = { patch: 'transaction', tick: 'tick', relay: 'answer', review: 'answer', handoff: 'handoff' };
 
 /** The row of run `id` read straight from its file of truth (a run not indexed yet), or null when it has none. */
 export function readRunById(project: ProjectRef, id: string): IndexedRun | null {
   const parsed = parseRunId(id);
   if (!parsed || parsed.projectId !== project.projectId) return null;
-  return readRecordRuns(project, recordKindOf(parsed.kind), parsed.key).runs.find((run) => run.id === id) ?? null;
+  return readRecordRuns(project, RECORD_KIND_OF[parsed.kind], parsed.key).runs.find((run) => run.id === id) ?? null;
 }
 
 /** The detail of a run from its file of truth. */
