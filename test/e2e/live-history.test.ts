@@ -3,7 +3,7 @@
 // fake Claude on disk) within 2 s of the command's end, waiting on the DOM, never a fixed sleep —
 // a deep link to a CLI-made tick opens at once, and an apply SIGKILLed mid-way becomes a
 // rolled-back run with its diff (and a notice) once the next command has recovered it.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,8 @@ const LIVE_MS = 2_000;
 describe('live history in the open window', () => {
   let browser: TestBrowser;
   let ui: RelayUiProcess;
+  const dataDir = tempDir('relay-live-data-');
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('relay-live-home-') };
   let page: Page;
   /** A second open window, for deep links. */
   let other: Page;
@@ -35,7 +37,7 @@ describe('live history in the open window', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    ui = await startRelayUi({ args: ['--data-dir', tempDir('relay-live-data-')], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('relay-live-home-') }, cwd: tempDir() });
+    ui = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     page = await browser.newPage();
     await signInWithPrintedUrl(page, ui.link);
     writeRelayConfig(ticks.root, defaultRelayConfig('ticks'));
@@ -122,5 +124,33 @@ describe('live history in the open window', () => {
       expect(await page.getByText('APPLY_INTERRUPTED').count()).toBeGreaterThan(0);
       await screenshot(page, 'run-rolled-back-after-crash', { fullPage: true });
     });
+  });
+
+  it('relay ui killed while a patch waits for approval: started again, it rolls the patch back, and the page shows that outcome', async () => {
+    const root = relayProject({ projectId: 'waits', files: { 'src/w.ts': 'export const w = 1;\n' } });
+    expect(await page.evaluate((folder) => window.relay.registerProject({ root: folder }), root)).toMatchObject({ ok: true });
+    const uuid = '7d0c6a52-0000-4000-8000-0000000a0a0a';
+    const dialog = page.getByRole('dialog');
+    await step('an answer waits for approval in the open page', async () => {
+      const text = answer({ projectId: 'waits', files: { 'src/w.ts': 'export const w = 2;\n' }, uuid, message: 'Waiting when the app died' });
+      expect(await page.evaluate((t) => window.relay.applyPatch({ text: t, source: 'paste' }), text)).toMatchObject({ ok: true });
+      await visible(dialog);
+    });
+    await step('relay ui is killed, then started again on the same data folder', async () => {
+      ui.child.kill('SIGKILL');
+      await ui.child;
+      await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
+      ui = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+      await page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }).waitFor({ state: 'detached', timeout: STATE_TIMEOUT_MS });
+    });
+    await step('the page shows the outcome: no approval left, a notice, and the rolled-back run', async () => {
+      await dialog.waitFor({ state: 'detached', timeout: STATE_TIMEOUT_MS });
+      await visible(page.getByRole('region', { name: 'Notifications' }).locator('li', { hasText: 'Waiting when the app died' }));
+      await page.evaluate(() => {
+        window.location.hash = '#/history';
+      });
+      await visible(row(`waits:patch:${uuid}`).filter({ hasText: 'rolled-back' }));
+    });
+    expect(readFileSync(path.join(root, 'src/w.ts'), 'utf8')).toBe('export const w = 1;\n');
   });
 });
