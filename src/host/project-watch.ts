@@ -4,7 +4,7 @@
 // tick history folder), debounced, re-armed when a folder appears, moves or goes. Nothing runs
 // while nothing changes. A folder that is a symbolic link is never watched (a hostile repository
 // could point it anywhere): its parent is, so a real folder put in its place is picked up.
-import { lstatSync, watch, type FSWatcher } from 'node:fs';
+import { lstatSync, realpathSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { listRecordFolder, readTickFiles, recordFolder, recordFolders, recordKeyOfName, RECORD_KINDS, type ProjectRef, type RecordKind } from '../engine/records/index.js';
 import { TICK_CONFIG_FILE } from '../engine/tick/config.js';
@@ -72,13 +72,22 @@ function deepestExisting(root: string, folder: string): string {
   return current;
 }
 
+function realOrSame(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder; // not there (an unmounted drive): nothing to watch until it is
+  }
+}
+
 function sameRole(a: Role, b: Role): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Starts watching one project's record folders; changes are reported through `handlers` after a debounce. */
 export function watchProject(project: ProjectRef, handlers: ProjectWatchHandlers, options: ProjectWatchOptions = {}): ProjectWatcher {
-  const { root } = project;
+  // Record folders are resolved from the project's real path: watch and compare in those terms.
+  const root = realOrSame(project.root);
   const debounceMs = options.debounceMs ?? 100;
   const maxWaitMs = options.maxWaitMs ?? 500;
   const watched = new Map<string, Watched>();
@@ -142,12 +151,17 @@ export function watchProject(project: ProjectRef, handlers: ProjectWatchHandlers
   const arm = (initial: boolean): void => {
     const folders = recordFolders(root);
     const wanted = new Map<string, Role>();
+    /** The project-relative folder of each record folder watched, to read what it already holds. */
+    const relative = new Map<string, string>();
     wanted.set(root, { waitingFor: 'folder' });
     for (const kind of RECORD_KINDS) {
       const folder = folders[kind];
       const absolute = recordFolder(root, folder);
-      if (absolute) wanted.set(absolute, { kind });
-      else if (!wanted.has(deepestExisting(root, folder))) wanted.set(deepestExisting(root, folder), { waitingFor: 'folder' });
+      if (absolute) {
+        wanted.set(absolute, { kind });
+        relative.set(absolute, folder);
+      }
+      if (!absolute && !wanted.has(deepestExisting(root, folder))) wanted.set(deepestExisting(root, folder), { waitingFor: 'folder' });
     }
     for (const tick of openTicks) {
       const absolute = recordFolder(root, `${folders.tick}/${tick}`);
@@ -164,7 +178,7 @@ export function watchProject(project: ProjectRef, handlers: ProjectWatchHandlers
       open(absolute, role);
       // Records written before this folder was watched would never raise an event.
       if (!initial && 'kind' in role) {
-        for (const name of listRecordFolder(root, path.relative(root, absolute).split(path.sep).join('/'))) {
+        for (const name of listRecordFolder(root, relative.get(absolute) ?? '')) {
           const key = recordKeyOfName(role.kind, name);
           if (key !== null) queue(role.kind, key);
         }

@@ -3,10 +3,10 @@
 // of truth a task wrote or another process changed (through engine/records), rebuilds a project
 // from its files on demand — and announces every write as a `runs.changed` event, so an open
 // window learns of it whoever made the run. No other code writes the runs table while the app runs.
-import type { PatchDetail, ReindexSummary } from '../shared/contract.js';
+import type { ReindexSummary } from '../shared/contract.js';
 import { MAX_CHANGED_RUN_IDS, type EventEnvelope, type RuntimeEvent } from '../shared/events.js';
-import type { FailureData, PatchReview, RunKind, RunStatus, TaskKind, TaskResult } from '../shared/schemas.js';
-import { hasCommitted, rolledBackRecord, type ProjectRef, type RecordKind } from '../engine/records/index.js';
+import type { FailureData, PatchResult, PatchReview, RunKind, RunStatus, TaskKind, TaskResult } from '../shared/schemas.js';
+import { hasCommitted, rolledBackRecord, unrecordedPatchDetail, type ProjectRef, type RecordKind } from '../engine/records/index.js';
 import { assertNever } from '../engine/result.js';
 import type { Runtime } from '../engine/runtime/index.js';
 import { runId, type Store, type StoredRun } from '../engine/store/index.js';
@@ -322,27 +322,9 @@ function failedStatus(error: FailureData | null): RunStatus {
 }
 
 /** The row of a patch that left no committed record: what the person saw, and why it ended so. */
-function patchRow(task: TaskNotes, patch: Extract<TaskResult, { kind: 'patch' }>['patch'], failure: FailureData | null): Pick<StoredRun, 'verdict' | 'code' | 'summary' | 'detail'> {
-  const problem = patch.error ?? failure;
-  // A person's "no" rolls the files back too; history calls that rejected, not rolled back.
-  const verdict = patch.status === 'applied' ? 'approved' : patch.status === 'rolled-back' && patch.error?.code === 'REJECTED' ? 'rejected' : patch.status;
-  const review = task.review;
-  const detail: PatchDetail = {
-    kind: 'patch',
-    state: verdict,
-    uuid: patch.uuid ?? '',
-    source: null,
-    reasoning: review ? [...review.reasoning] : [],
-    files: review ? review.files.map((f) => ({ ...f })) : patch.files.map((f) => ({ ...f, diff: '' })),
-    gitCommitMsg: review?.gitCommitMsg ?? null,
-    promptSummary: review?.promptSummary ?? null,
-    linter: review?.linter ? { errorsBefore: review.linter.errorsBefore, errorsAfter: review.linter.errorsAfter, output: review.linter.output } : null,
-    revertOf: null,
-    revertedBy: null,
-    warnings: [...patch.warnings, ...(review?.warnings ?? [])],
-    error: problem ? { code: problem.code, message: problem.message } : null,
-  };
-  return { verdict, code: problem?.code ?? null, summary: problem?.message.split('\n')[0] ?? '', detail };
+function patchRow(task: TaskNotes, patch: PatchResult, failure: FailureData | null): Pick<StoredRun, 'verdict' | 'code' | 'summary' | 'detail'> {
+  const detail = unrecordedPatchDetail(patch, task.review ?? null, failure);
+  return { verdict: detail.state, code: detail.error?.code ?? null, summary: detail.error?.message.split('\n')[0] ?? '', detail };
 }
 
 /** The detail of a run that ended without a result: what it was asked and why it failed. */
