@@ -9,10 +9,12 @@ import { listRecordFolder, readRecordText, type Skipped } from './own-files.js';
 import { runId, type IndexedRun } from './rows.js';
 
 export { ANSWERS_DIR };
+/** The answer record schema this build writes and reads. */
 export const ANSWER_SCHEMA_VERSION = 1;
 /** Checked before any path is made from an id, so an id can never name a file outside the folder. */
 export const ANSWER_ID = /^relay-[A-Za-z0-9-]{1,80}$/;
 
+/** `.relaycode/answers/<id>.json`: anything else is skipped, never guessed at. */
 export const RecordedAnswerSchema = z
   .object({
     schemaVersion: z.literal(ANSWER_SCHEMA_VERSION),

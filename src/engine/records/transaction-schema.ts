@@ -12,6 +12,7 @@ const FileOperationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('rename'), from: z.string(), to: z.string(), origin: OriginSchema }),
 ]);
 
+/** One file a transaction changed, with its +/- line counts. */
 export const FileStatSchema = z.object({
   path: z.string(),
   change: z.enum(['create', 'modify', 'delete']),
