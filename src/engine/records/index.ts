@@ -32,7 +32,7 @@ export {
 } from './transactions.js';
 export { APPLY_INTERRUPTED, describeRollback, summariseTransaction, transactionRun, transactionState, transactionTitle, type TransactionState, type TransactionSummary } from './transaction-summary.js';
 export { transactionDetail, unrecordedPatchDetail } from './transaction-detail.js';
-export { COMMIT_FILE, latestTickWithReport, listTickRunIds, readTickCommit, readTickFiles, readTickText, readWorkspaceJson, readWorkspaceText, scanTicks, tickFolder, TICK_RUN_ID, type TickCommitRecord, type TickFiles } from './ticks.js';
+export { COMMIT_FILE, latestTickWithReport, listTickRunIds, readTickCommit, readTickFiles, readTickText, readWorkspaceJson, readWorkspaceText, reportedTouchedPaths, scanTicks, tickFolder, TICK_RUN_ID, type ReportedPaths, type TickCommitRecord, type TickFiles } from './ticks.js';
 export { describeBlastRadius, parseTickRun, parseTickTask, tickTime, type TickRun, type TickTask, type TickVerification } from './tick-report.js';
 export { currentTask, loadTicks, MAX_TICK_TEXT_CHARS, tickDetail, tickRun, tickSummary, toTickCommit } from './tick-summary.js';
 export { ANSWER_ID, ANSWER_SCHEMA_VERSION, answerDetail, answerRun, loadAnswers, readAnswer, RecordedAnswerSchema, type LoadedAnswers, type RecordedAnswer } from './answers.js';

@@ -3,6 +3,8 @@
 // commit.json) and the workspace files a brief and the run detail show (STATE.json, TASK.json,
 // REPORT.json, REPORT.md). Both folders are where relais.config.json puts them. Only report.json
 // has a schema; the rest is read tolerantly, and never through a link.
+import { tickOwnedPaths } from '../fs/protected.js';
+import { checkRelativePath, normaliseRelativePath } from '../fs/safe-path.js';
 import { recordFolders } from './folders.js';
 import { folderTime, joinRecordPath, listRecordSubfolders, readRecordJson, readRecordTextOrNull, recordFolder, type Skipped } from './own-files.js';
 
@@ -134,4 +136,33 @@ export function latestTickWithReport(root: string): string | null {
   });
   ticks.sort((x, y) => (x.at !== y.at ? (x.at < y.at ? -1 : 1) : x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
   return ticks.at(-1)?.runId ?? null;
+}
+
+/** The paths a tick's report says it touched, checked. */
+export interface ReportedPaths {
+  /** Normalised, sorted, each once: the paths besides the runner's own. */
+  readonly paths: string[];
+  /** The report's list ends with "… and N more": it does not name every path. */
+  readonly truncated: boolean;
+  /** Paths no tick may touch (".git", Relay Desk's config or state, out of the project), with their code. */
+  readonly refused: string[];
+}
+
+/**
+ * The paths a report's `scope.touched_paths` lists, each through the path chokepoint: a report is
+ * input like an answer, so a planted one cannot make Relay Desk act on `.git`, its own config or
+ * state, or a path out of the project. `runnerOwned` paths (the tick's workspace and history) are
+ * left out first: they are the runner's, never a change of the tick's.
+ */
+export function reportedTouchedPaths(root: string, report: Json, runnerOwned: (path: string) => boolean): ReportedPaths {
+  const scope = (report.scope ?? {}) as Json;
+  const listed = Array.isArray(scope.touched_paths) ? scope.touched_paths.filter((p): p is string => typeof p === 'string') : [];
+  const tickOwned = tickOwnedPaths(root);
+  const outsideRunner = listed.filter((p) => !runnerOwned(p));
+  const refused = outsideRunner.flatMap((p) => {
+    const checked = checkRelativePath(p, { tickOwned });
+    return checked.ok ? [] : [`${p} (${checked.error.code})`];
+  });
+  const paths = refused.length > 0 ? [] : [...new Set(outsideRunner.map((p) => normaliseRelativePath(p)!))].sort();
+  return { paths, truncated: listed.some((p) => p.startsWith('… and ')), refused };
 }

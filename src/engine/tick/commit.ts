@@ -7,12 +7,11 @@
 // survives a reindex, is seen by every window and by the CLI, and the history folder is ignored
 // by git, so writing it does not make the work tree dirty again.
 import { writeFileAtomic } from '../fs/atomic.js';
-import { tickOwnedPaths } from '../fs/protected.js';
-import { checkRelativePath, normaliseRelativePath, ownFile } from '../fs/safe-path.js';
+import { ownFile } from '../fs/safe-path.js';
 import { commitPaths } from '../git/commit.js';
 import { headCommit } from '../git/head.js';
 import { status } from '../git/status.js';
-import { COMMIT_FILE, latestTickWithReport, readTickCommit, readTickFiles, readTickText, TICK_RUN_ID, type TickCommitRecord } from '../records/index.js';
+import { COMMIT_FILE, latestTickWithReport, readTickCommit, readTickFiles, readTickText, reportedTouchedPaths, TICK_RUN_ID, type TickCommitRecord } from '../records/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { defaultTickConfig, loadTickConfig } from './config.js';
 import { inspectLock } from './lock.js';
@@ -94,19 +93,10 @@ export async function planTickCommit(root: string, runId: string): Promise<Resul
   const lock = inspectLock(paths.lock);
   if (lock.state === 'held') return fail('TICK_RUNNING', `A tick is running in this project (${lock.holder ? `process ${lock.holder.pid}` : 'lock held'}); commit once it has ended.`);
 
-  const scope = (report.scope ?? {}) as Json;
-  const touchedRaw = Array.isArray(scope.touched_paths) ? scope.touched_paths.filter((p): p is string => typeof p === 'string') : [];
-  if (touchedRaw.some((p) => p.startsWith('… and '))) return fail('TOUCHED_LIST_TRUNCATED', `Tick ${runId} touched more paths than its report lists; commit it by hand.`);
-  // REPORT.json is input like an answer: every path it lists passes the path chokepoint, so a
-  // planted report cannot make "Approve & commit" stage .git, Relay Desk's config or state.
-  const tickOwned = tickOwnedPaths(root);
-  const outsideRunner = touchedRaw.filter((p) => !isRunnerOwned(paths, p));
-  const refused = outsideRunner.flatMap((p) => {
-    const checked = checkRelativePath(p, { tickOwned });
-    return checked.ok ? [] : [`${p} (${checked.error.code})`];
-  });
-  if (refused.length > 0) return fail('REPORT_PATH_UNSAFE', `Tick ${runId}'s report lists paths Relay Desk never commits for a tick: ${list(refused)}. Commit by hand if these changes are yours.`);
-  const touched = [...new Set(outsideRunner.map((p) => normaliseRelativePath(p)!))].sort();
+  const reported = reportedTouchedPaths(root, report, (p) => isRunnerOwned(paths, p));
+  if (reported.truncated) return fail('TOUCHED_LIST_TRUNCATED', `Tick ${runId} touched more paths than its report lists; commit it by hand.`);
+  if (reported.refused.length > 0) return fail('REPORT_PATH_UNSAFE', `Tick ${runId}'s report lists paths Relay Desk never commits for a tick: ${list(reported.refused)}. Commit by hand if these changes are yours.`);
+  const touched = reported.paths;
   if (touched.length === 0) return fail('NOTHING_TO_COMMIT', `Tick ${runId} touched no file outside the runner's own (${paths.dirRel}/); there is nothing to commit.`);
 
   const tickHead = typeof report.head_commit === 'string' ? report.head_commit : typeof report.base_commit === 'string' ? report.base_commit : null;
