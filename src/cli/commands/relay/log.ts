@@ -36,7 +36,7 @@ Damaged record files are named on stderr.
     const root = requireProject(program);
     await recoverFirst(root);
     const { scanCommitted } = await import('../../../engine/records/transactions.js');
-    const { describeRollback, summariseTransaction, transactionTitle } = await import('../../../engine/records/transaction-summary.js');
+    const { summariseTransaction, transactionTitle } = await import('../../../engine/records/transaction-summary.js');
     const { describeStats } = await import('../../../engine/patch/stats.js');
     const scanned = scanCommitted(root);
     const records = scanned.records.slice(0, limit);
@@ -59,7 +59,10 @@ Damaged record files are named on stderr.
     // Not transactions of the log (never applied, nothing to revert), but worth knowing about.
     const rolledBack = scanned.rolledBack.slice(0, limit);
     if (rolledBack.length > 0) print(`\nRolled back after an interrupted apply (never applied, so not numbered and not revertable):`);
-    for (const r of rolledBack) print(`     ${r.uuid}  ${r.recovered?.at ?? r.createdAt}  ${transactionTitle(r)} — ${describeRollback(r)}`);
+    for (const r of rolledBack) {
+      const restored = r.recovered?.restored.length ?? 0;
+      print(`     ${r.uuid}  ${r.recovered?.at ?? r.createdAt}  ${transactionTitle(r)} — ${restored} file${restored === 1 ? '' : 's'} put back`);
+    }
     for (const damaged of scanned.damaged) printError(`! ${damaged.code}: ${damaged.reason}`);
   });
 }
