@@ -1,5 +1,5 @@
 import type { Decision, PatchOutcome, PendingReview, Recovery } from '../engine/patch/transaction.js';
-import type { FileStat } from '../engine/patch/state.js';
+import type { FileStat } from '../engine/records/transaction-schema.js';
 import { describeStats } from '../engine/patch/stats.js';
 import { assertNever } from '../engine/result.js';
 import { canAsk, confirm, print, printError } from './io.js';

@@ -14,7 +14,6 @@ import { startHandoffInTerminal, type TerminalSettings } from './handoff-termina
 import { getRunDetail } from './run-detail.js';
 import { withCommitOffer } from './tick-commit.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
-import { createFreshness } from './freshness.js';
 import type { AppSettings } from '../shared/schemas.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
@@ -36,7 +35,6 @@ export interface HandlerDeps {
 /** Builds the handler table. */
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, store } = deps;
-  const freshness = createFreshness(store);
   const project = (projectId: string) => {
     const record = store.projects.get(projectId);
     return record ? ok(record) : fail('UNKNOWN_PROJECT', `No project "${projectId}" is registered.`);
@@ -60,11 +58,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     reindexProject: (args) => {
       const found = project(args.projectId);
-      return found.ok ? ok(store.reindex(found.value)) : found;
+      return found.ok ? ok(deps.recorder.reindex(found.value)) : found;
     },
+    // A read: the recorder keeps the rows current (project watchers), so listing never writes.
     listRuns: (args) => {
-      // Only the first page checks: paging through must not reindex under the cursor's feet.
-      if (args.cursor === undefined) freshness.refresh(args.projectId);
       const listed = store.runs.list({
         limit: args.limit,
         ...(args.projectId !== undefined ? { projectId: args.projectId } : {}),
@@ -91,9 +88,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         ...(args.backend !== undefined ? { backend: args.backend } : {}),
         ...(args.context !== undefined ? { context: args.context } : {}),
       };
-      const reply = runtime.send({ type: 'Ask', projectId: args.projectId, request });
-      if (reply.ok) deps.recorder.note(reply.value.taskId, { prompt: args.prompt, ...(args.backend !== undefined ? { backend: args.backend } : {}) });
-      return reply;
+      return runtime.send({ type: 'Ask', projectId: args.projectId, request });
     },
     review: (args) => {
       const request = {
@@ -101,9 +96,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         ...(args.base !== undefined ? { base: args.base } : {}),
         ...(args.prompt !== undefined ? { prompt: args.prompt } : {}),
       };
-      const reply = runtime.send({ type: 'Review', projectId: args.projectId, request });
-      if (reply.ok) deps.recorder.note(reply.value.taskId, { ...(args.prompt !== undefined ? { prompt: args.prompt } : {}), ...(args.backend !== undefined ? { backend: args.backend } : {}) });
-      return reply;
+      return runtime.send({ type: 'Review', projectId: args.projectId, request });
     },
     previewHandoff: (args) => previewHandoff(deps, args),
     buildHandoff: (args) => runtime.send({ type: 'BuildHandoff', projectId: args.projectId, request: args.target !== undefined ? { target: args.target } : {} }),

@@ -9,6 +9,9 @@ import { createRuntime, type Engines, type Runtime, type RuntimeOptions } from '
 import type { Store } from '../engine/store/index.js';
 import { createHandlers, type Handlers } from './handlers.js';
 import { attachRecorder, type Recorder } from './recorder.js';
+import { startLiveHistory, type LiveHistory } from './live-history.js';
+import type { ProjectWatchOptions } from './project-watch.js';
+import type { ProjectRef } from '../engine/records/index.js';
 import { defaultTerminalSettings, type TerminalSettings } from './handoff-terminal.js';
 import type { AppSettings } from '../shared/schemas.js';
 
@@ -24,6 +27,8 @@ export interface Host {
   readonly handlers: Handlers;
   /** Settles once the start-up crash recovery of every registered project has finished (it runs in the background). */
   readonly recovered: Promise<void>;
+  /** The watchers of the registered projects' files of truth (what is watched, for diagnostics and tests). */
+  readonly liveHistory: LiveHistory;
   /** Shuts the runtime down (pending approvals denied, tasks cancelled) and writes the last events. The store stays open. */
   close(): Promise<void>;
 }
@@ -39,6 +44,8 @@ export interface HostOptions {
   readonly validateOutput?: boolean;
   /** Where recording failures go (default console.error). */
   readonly onRecordError?: (error: unknown) => void;
+  /** How the projects' files of truth are watched (debounce), for tests. */
+  readonly watch?: ProjectWatchOptions;
   /** Told after the app settings changed through the contract. */
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
   /** "Start in a terminal": environment, relay CLI and platform (default: this process's). */
@@ -46,14 +53,13 @@ export interface HostOptions {
 }
 
 /**
- * Starts a runtime over the store's registered projects: each project's interrupted
- * transactions are rolled back and its files of truth reindexed, so CLI-made runs show up.
+ * Starts a runtime over the store's registered projects: each project's files of truth are
+ * watched and reindexed (so CLI-made runs show up, now and while the host runs), and its
+ * interrupted transactions are rolled back in the background (each becoming a run).
  */
 export function createHost(options: HostOptions): Host {
   const { store } = options;
   const clock = options.clock ?? Date.now;
-  // No task runs before this runtime starts: "running" rows are of a process that ended mid-task.
-  store.runs.markInterrupted(new Date(clock()).toISOString());
   const runtime = createRuntime({
     ...options.runtime,
     ...(options.engines ? { engines: options.engines } : {}),
@@ -61,27 +67,21 @@ export function createHost(options: HostOptions): Host {
     ...(options.newId ? { newId: options.newId } : {}),
     startSeq: store.events.lastSeq(),
   });
-  const recorder: Recorder = attachRecorder({ runtime, store, ...(options.onRecordError ? { onError: options.onRecordError } : {}) });
+  const onError = options.onRecordError;
+  const recorder: Recorder = attachRecorder({ runtime, store, clock, ...(onError ? { onError } : {}) });
+  // Watchers start on each project's registration, before its reindex: nothing written meanwhile is missed.
+  const live = startLiveHistory({ runtime, store, recorder, ...(options.watch ? { watch: options.watch } : {}), ...(onError ? { onError } : {}) });
   const recoveries: Array<Promise<void>> = [];
   for (const project of store.projects.list()) {
     runtime.send({ type: 'RegisterProject', projectId: project.projectId, root: project.root, name: project.name, policy: project.settings.approvalPolicy });
     // A folder that is missing now (an unmounted drive) keeps its indexed history until it is back.
     if (!existsSync(project.root)) continue;
     try {
-      store.reindex(project);
+      recorder.reindex(project);
     } catch (error) {
-      options.onRecordError?.(error);
+      onError?.(error);
     }
-    // A pending record left by a crash is rolled back (under the project lock, so a transaction
-    // queued meanwhile waits for it or recovers it itself); the history is then indexed again.
-    const recovery = recoverPending(project.root).then(
-      (report) => {
-        if (!('busy' in report) && report.recovered.length + (report.gitCommit ? 1 : 0) > 0) store.reindex(project);
-        if (!('busy' in report)) for (const problem of report.problems) options.onRecordError?.(new Error(problem.message));
-      },
-      (error: unknown) => options.onRecordError?.(error),
-    );
-    recoveries.push(recovery);
+    recoveries.push(recoverAtStart(project, recorder, onError));
   }
   const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), terminal: defaultTerminalSettings(options.terminal), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
   const validateOutput = options.validateOutput ?? true;
@@ -112,11 +112,31 @@ export function createHost(options: HostOptions): Host {
     store,
     handlers,
     recovered: Promise.all(recoveries).then(() => undefined),
+    liveHistory: live,
     close: async () => {
+      live.close();
       await runtime.shutdown();
       recorder.detach();
     },
   };
+}
+
+/**
+ * Rolls back what a crash left in a project (under the project lock, so a transaction queued
+ * meanwhile waits for it or recovers it itself); each rolled-back transaction becomes a run and
+ * a notice, and an interrupted git commit's outcome is indexed too.
+ */
+function recoverAtStart(project: ProjectRef, recorder: Recorder, onError: ((error: unknown) => void) | undefined): Promise<void> {
+  return recoverPending(project.root).then(
+    (report) => {
+      if ('busy' in report) return;
+      const rolledBack = report.recovered.filter((r) => !r.refused).map((r) => ({ kind: 'transaction' as const, key: r.uuid }));
+      if (rolledBack.length > 0) recorder.indexChanged(project, rolledBack);
+      if (report.gitCommit) recorder.reindex(project);
+      for (const problem of report.problems) onError?.(new Error(problem.message));
+    },
+    (error: unknown) => onError?.(error),
+  );
 }
 
 function refusal(code: string, message: string): IpcReply<never> {

@@ -10,10 +10,13 @@ import { PROJECT_ID_PATTERN, initProject } from '../engine/patch/init.js';
 import type { Runtime } from '../engine/runtime/index.js';
 import { DEFAULT_SETTINGS, type ProjectRecord, type Store } from '../engine/store/index.js';
 import { fail, ok, type Result } from '../engine/result.js';
+import type { Recorder } from './recorder.js';
 
 export interface ProjectDeps {
   readonly runtime: Runtime;
   readonly store: Store;
+  /** Indexes a newly registered project's history (the recorder is the one writer of runs). */
+  readonly recorder: Pick<Recorder, 'reindex'>;
   readonly now: () => Date;
 }
 
@@ -73,7 +76,7 @@ export function registerProject(deps: ProjectDeps, args: ChannelArgs<'registerPr
   const registered = deps.runtime.send({ type: 'RegisterProject', projectId, root, name: record.name, policy: record.settings.approvalPolicy });
   if (!registered.ok) return registered;
   deps.store.projects.upsert(record);
-  deps.store.reindex({ projectId, root });
+  deps.recorder.reindex({ projectId, root });
   return ok(toProject(record));
 }
 

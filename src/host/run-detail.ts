@@ -1,21 +1,15 @@
-// A run's detail: read from its file of truth when it has one, else from what the app kept.
-import { readFileSync } from 'node:fs';
+// A run's detail: read from its file of truth (through engine/records) when it has one, else from
+// what the app kept. A run whose file exists but is not indexed yet (a deep link opened the moment
+// a CLI made it) is read straight from the file — without writing the store: no read path writes.
 import { HandoffDetailSchema, PatchDetailSchema, RelayDetailSchema, type RunDetail } from '../shared/contract.js';
-import { ownFile } from '../engine/fs/safe-path.js';
-import { HANDOFFS_DIR } from '../engine/handoff/persist.js';
-import { fail, ok, type Result } from '../engine/result.js';
-import { readAnswerDetail, readPatchDetail, readTickDetail, type Store, type StoredRun } from '../engine/store/index.js';
-import { assertNever } from '../engine/result.js';
-
-const PATCH_FILE = /^\.relaycode\/([A-Za-z0-9][A-Za-z0-9_-]*)(?:\.pending)?\.yml$/;
-const ANSWER_FILE = /^\.relaycode\/answers\/(relay-[A-Za-z0-9-]{1,80})\.json$/;
-const BRIEF_FILE = /^\.relaycode\/handoffs\/(brief-[0-9]+-[a-z0-9]+\.md)$/;
-const TICK_FILE = /^relais\/history\/([A-Za-z0-9][A-Za-z0-9._-]*)\/(?:report|meta)\.json$/;
+import { parseRunId, readRunById, readRunDetail } from '../engine/records/index.js';
+import { assertNever, fail, ok, type Result } from '../engine/result.js';
+import type { Store, StoredRun } from '../engine/store/index.js';
 
 /** The run, its detail and its task's events. */
 export function getRunDetail(store: Store, id: string): Result<RunDetail> {
-  const stored = store.runs.get(id) ?? finalRowOfRunning(store, id);
-  if (!stored) return fail('RUN_NOT_FOUND', `No run ${id} in the history (it may have been removed by a reindex).`);
+  const stored = store.runs.get(id) ?? finalRowOfRunning(store, id) ?? notIndexedYet(store, id);
+  if (!stored) return fail('RUN_NOT_FOUND', `No run ${id} in the history or in its project's files (it may have been removed).`);
   const { detail: kept, ...run } = stored;
   const events = run.taskId ? store.events.forTask(run.taskId) : [];
   const project = store.projects.get(run.projectId);
@@ -31,42 +25,39 @@ function finalRowOfRunning(store: Store, id: string): StoredRun | null {
 
 const RUNNING_ROW = /:task-([^:]+)$/;
 
+/** The row of a run whose file of truth exists but which the recorder has not indexed yet. */
+function notIndexedYet(store: Store, id: string): StoredRun | null {
+  const parsed = parseRunId(id);
+  const project = parsed ? store.projects.get(parsed.projectId) : null;
+  return project ? readRunById(project, id) : null;
+}
+
 type Detail = RunDetail['detail'];
 
+function fromFile(run: StoredRun, root: string, key: string): { detail: Detail; error: string | null } {
+  const read = readRunDetail(root, run.kind, key);
+  return read.ok ? { detail: read.value, error: null } : { detail: null, error: read.error.message };
+}
+
 function detailOf(run: StoredRun, root: string): { detail: Detail; error: string | null } {
+  const key = parseRunId(run.id)?.key;
+  const indexed = run.origin === 'file' && key !== undefined;
   switch (run.kind) {
-    case 'patch': {
-      const uuid = run.origin === 'file' && run.file ? PATCH_FILE.exec(run.file)?.[1] : undefined;
-      if (!uuid) return { detail: null, error: null };
-      const read = readPatchDetail(root, uuid);
-      return read.ok ? { detail: read.value, error: null } : { detail: null, error: read.error.message };
-    }
-    case 'tick': {
-      const dir = run.file ? TICK_FILE.exec(run.file)?.[1] : undefined;
-      if (!dir) return { detail: null, error: null };
-      const read = readTickDetail(root, dir);
-      return read.ok ? { detail: read.value, error: null } : { detail: null, error: read.error.message };
-    }
-    case 'handoff': {
-      const parsed = HandoffDetailSchema.safeParse(run.detail);
-      if (!parsed.success || !run.file) return { detail: null, error: null };
-      // The store is input too: only a brief file in Relay Desk's own (real, unlinked) folder is read.
-      const name = BRIEF_FILE.exec(run.file)?.[1];
-      const where = name ? ownFile(root, HANDOFFS_DIR, name) : null;
-      if (!where?.ok) return { detail: parsed.data, error: where ? where.error.message : `${run.file} is not a brief file of ${HANDOFFS_DIR}/.` };
-      try {
-        return { detail: { ...parsed.data, markdown: readFileSync(where.value, 'utf8') }, error: null };
-      } catch (error) {
-        return { detail: parsed.data, error: `The brief ${run.file} cannot be read: ${(error as Error).message}` };
-      }
-    }
+    case 'patch':
+    case 'tick':
+      return indexed ? fromFile(run, root, key) : { detail: null, error: null };
     case 'relay':
-    case 'review': {
+    case 'review':
       // What the app kept (with the usage it saw) wins; an answer asked from the CLI has only its file.
-      const id = run.detail === null && run.file ? ANSWER_FILE.exec(run.file)?.[1] : undefined;
-      if (!id) return { detail: null, error: null };
-      const read = readAnswerDetail(root, id);
-      return read.ok ? { detail: read.value, error: null } : { detail: null, error: read.error.message };
+      return indexed && run.detail === null ? fromFile(run, root, key) : { detail: null, error: null };
+    case 'handoff': {
+      const kept = HandoffDetailSchema.safeParse(run.detail);
+      const briefId = kept.success ? kept.data.briefId : indexed ? key : null;
+      if (!briefId) return { detail: null, error: null };
+      const read = fromFile(run, root, briefId);
+      if (!read.detail || read.detail.kind !== 'handoff') return { detail: kept.success ? kept.data : null, error: read.error };
+      // The brief as written, with what the app saw while writing it (its warnings).
+      return { detail: kept.success ? { ...kept.data, markdown: read.detail.markdown } : read.detail, error: null };
     }
     default:
       return assertNever(run.kind);

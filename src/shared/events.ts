@@ -30,7 +30,16 @@ const project = [
 
 const taskEvents = [
   /** position: how many tasks of the project are ahead of this one (0: it starts now). */
-  z.strictObject({ type: z.literal('task.queued'), ...task, kind: TaskKindSchema, title: z.string(), position: z.number().int().min(0) }),
+  z.strictObject({
+    type: z.literal('task.queued'),
+    ...task,
+    kind: TaskKindSchema,
+    title: z.string(),
+    position: z.number().int().min(0),
+    /** What an ask or review was asked, and of which backend: the run keeps them (the task's later events do not repeat them). */
+    prompt: z.string().optional(),
+    backend: z.string().optional(),
+  }),
   z.strictObject({ type: z.literal('task.started'), ...task, kind: TaskKindSchema, title: z.string() }),
   z.strictObject({ type: z.literal('task.waiting-approval'), ...task, approvalId: z.string(), review: PatchReviewSchema }),
   z.strictObject({
@@ -69,6 +78,20 @@ const engines = [
   z.strictObject({ type: z.literal('metrics.usage'), ...task, usage: UsageSchema }),
 ] as const;
 
+/** The most run ids a `runs.changed` event lists; more than that is announced as `all`. */
+export const MAX_CHANGED_RUN_IDS = 500;
+
+/**
+ * History rows changed. The recorder, the one writer of runs, announces every write: a task's
+ * row, rows indexed from files of truth another process changed (the CLIs, another window, a
+ * crash recovery), and a whole project reindexed (`all`: any of its rows may have changed).
+ */
+const runEvents = [
+  z.strictObject({ type: z.literal('runs.changed'), projectId: z.string(), runIds: z.array(z.string()).max(MAX_CHANGED_RUN_IDS), all: z.boolean() }),
+  /** A patch whose apply was interrupted (a crash, a kill) was rolled back by recovery, here or in another process; `runId` is its run. */
+  z.strictObject({ type: z.literal('runs.rolled-back'), projectId: z.string(), uuid: z.string(), runId: z.string(), title: z.string(), restored: z.array(z.string()) }),
+] as const;
+
 /** Approvals that hold no task: the handoff nudge when an agent session's context passes 90%. */
 const approvalEvents = [
   z.strictObject({
@@ -97,7 +120,7 @@ const notices = [
   z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string(), ...scope }),
 ] as const;
 
-export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...engines, ...approvalEvents, ...notices]);
+export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...engines, ...runEvents, ...approvalEvents, ...notices]);
 export type RuntimeEvent = z.infer<typeof RuntimeEventSchema>;
 export type RuntimeEventType = RuntimeEvent['type'];
 
@@ -110,6 +133,6 @@ export const EventEnvelopeSchema = z.strictObject({
 export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
 
 /** The family of an event: the part of its type before the first dot. */
-export function eventFamily(type: RuntimeEventType): 'lifecycle' | 'project' | 'task' | 'patch' | 'tick' | 'relay' | 'metrics' | 'approval' | 'warning' | 'error' {
+export function eventFamily(type: RuntimeEventType): 'lifecycle' | 'project' | 'task' | 'patch' | 'tick' | 'relay' | 'metrics' | 'runs' | 'approval' | 'warning' | 'error' {
   return type.split('.')[0] as ReturnType<typeof eventFamily>;
 }

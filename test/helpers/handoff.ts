@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { writeFiles } from './temp.js';
 import type { ProjectHistory, TransactionSummary } from '../../src/engine/handoff/history.js';
-import type { TickRun } from '../../src/engine/handoff/ticks.js';
+import type { TickRun } from '../../src/engine/records/index.js';
 import type { SecretRuleId } from '../../src/engine/secrets/index.js';
 import type { GapFillRecord } from '../../src/engine/handoff/types.js';
 import { applyPatch } from '../../src/engine/patch/transaction.js';

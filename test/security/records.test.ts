@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/engine/store/index.js';
-import { readPatchDetail } from '../../src/engine/store/files-of-truth.js';
+import { readRunDetail } from '../../src/engine/records/index.js';
 import { planTickCommit } from '../../src/engine/tick/commit.js';
 import { createHost } from '../../src/host/index.js';
 import { relay } from '../helpers/cli.js';
@@ -83,7 +83,7 @@ describe('a planted pending record', () => {
     jail.expectOutsideUntouched();
     expect(readFileSync(path.join(jail.root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
     // Display refuses it too: the run detail never reads "../victim.txt" for its diff.
-    expect(readPatchDetail(jail.root, 'evil')).toMatchObject({ ok: false, error: { code: 'RECORD_NOT_FOUND' } });
+    expect(readRunDetail(jail.root, 'patch', 'evil')).toMatchObject({ ok: false, error: { code: 'RECORD_UNSAFE_PATH' } });
     await second.close();
     store.close();
   });

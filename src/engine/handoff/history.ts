@@ -2,32 +2,15 @@
 // besides the clock and the gap-fill. `loadProjectHistory` is the one place that reads it from
 // disk (the files of truth plus `git log`); the app's store can build the same value from its
 // index and add what only it holds (relay/review answers, live tick events).
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { resolveInsideRoot } from '../fs/safe-path.js';
 import { loadRelayConfig } from '../patch/config.js';
-import { loadAnswers, type RecordedAnswer } from '../relay/record.js';
-import { damagedRecords, listCommitted, type FileStat, type TransactionRecord } from '../patch/state.js';
+import { currentTask, loadAnswers, loadTicks, scanCommitted, summariseTransaction, tickTime, type RecordedAnswer, type TickRun, type TickTask, type TransactionSummary } from '../records/index.js';
 import { currentBranch } from '../git/commit.js';
 import { isGitRepo } from '../git/core.js';
 import { readLog } from '../git/log.js';
 import { utcIso } from './text.js';
-import { parseTickRun, parseTickTask, tickTime, type TickRun, type TickTask } from './ticks.js';
 
-/** A patch transaction without the file contents its record keeps for rollback. */
-export interface TransactionSummary {
-  readonly uuid: string;
-  readonly createdAt: string;
-  readonly source: TransactionRecord['source'];
-  readonly gitCommitMsg: string | null;
-  readonly promptSummary: string | null;
-  readonly reasoning: readonly string[];
-  readonly files: readonly FileStat[];
-  readonly decision: { readonly by: 'auto' | 'user'; readonly kept: readonly string[]; readonly rolledBack: readonly string[] } | null;
-  readonly revertOf: string | null;
-  readonly revertedBy: string | null;
-  readonly warnings: readonly string[];
-}
+export type { TransactionSummary };
 
 /** An ask or review answer, as `.relaycode/answers/<id>.json` records it (`ok` false: `answer` holds the error). */
 export type RelayAnswer = RecordedAnswer;
@@ -78,68 +61,16 @@ export interface LoadHistoryOptions {
 /** The default number of records of each kind a brief looks at. */
 export const DEFAULT_HISTORY_LIMIT = 30;
 
-const RUN_DIR = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-
-/** Strips a transaction record down to what a brief or a run list needs. */
-export function summariseTransaction(record: TransactionRecord): TransactionSummary {
-  return {
-    uuid: record.uuid,
-    createdAt: record.createdAt,
-    source: record.source,
-    gitCommitMsg: record.gitCommitMsg ?? null,
-    promptSummary: record.promptSummary ?? null,
-    reasoning: record.reasoning,
-    files: record.files,
-    decision: record.decision ?? null,
-    revertOf: record.revertOf ?? null,
-    revertedBy: record.revertedBy ?? null,
-    warnings: record.warnings,
-  };
-}
-
-function readJson(root: string, rel: string): { ok: true; value: unknown } | { ok: false; reason: string } {
-  try {
-    // Through the path chokepoint: a history file that is a link out of the project is not read.
-    const where = resolveInsideRoot(root, rel, { purpose: 'read' });
-    if (!where.ok) return { ok: false, reason: `unreadable (${where.error.code})` };
-    return { ok: true, value: JSON.parse(readFileSync(where.value.absolute, 'utf8')) };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code ? `unreadable (${code})` : 'not valid JSON' };
-  }
-}
-
 /** The project id from relay.config.json, else the folder name (a brief can be made before `relay init`). */
 export function projectIdOf(root: string): string {
   const config = loadRelayConfig(root);
   return config.ok ? config.value.projectId : path.basename(root);
 }
 
-/** Reads every finished tick under relais/history/, newest first; what does not parse is listed as skipped. */
-export function loadTicks(root: string): { ticks: TickRun[]; skipped: SkippedRecord[] } {
-  const dir = path.join(root, 'relais', 'history');
-  const ticks: TickRun[] = [];
-  const skipped: SkippedRecord[] = [];
-  if (!existsSync(dir)) return { ticks, skipped };
-  for (const name of readdirSync(dir).sort()) {
-    const runDir = path.join(dir, name);
-    if (!RUN_DIR.test(name) || !isDirectory(runDir)) continue;
-    const rel = `relais/history/${name}`;
-    const report = existsSync(path.join(runDir, 'report.json')) ? readJson(root, `${rel}/report.json`) : null;
-    const meta = existsSync(path.join(runDir, 'meta.json')) ? readJson(root, `${rel}/meta.json`) : null;
-    const run = parseTickRun(report?.ok ? report.value : null, meta?.ok ? meta.value : null, rel);
-    if (run) ticks.push(run);
-    else skipped.push({ path: rel, reason: report && !report.ok ? `report.json ${report.reason}` : 'no run_id, verdict and code in report.json or meta.json' });
-  }
-  return { ticks: sortNewestFirst(ticks, tickTime, (t) => t.runId), skipped };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false; // a dangling symlink or an entry removed while listing
-  }
+/** Every finished tick of the history folder relais.config.json names, newest first; what does not parse is listed as skipped. */
+export function loadTickHistory(root: string): { ticks: TickRun[]; skipped: SkippedRecord[] } {
+  const read = loadTicks(root);
+  return { ticks: sortNewestFirst(read.ticks, tickTime, (t) => t.runId), skipped: read.skipped.map((s) => ({ path: s.file, reason: s.reason })) };
 }
 
 function uniqueById<T extends { readonly id: string }>(items: readonly T[]): T[] {
@@ -163,18 +94,15 @@ export function sortNewestFirst<T>(items: readonly T[], time: (item: T) => strin
 /** Loads a project's history from its files of truth and git. The only I/O of a brief. */
 export async function loadProjectHistory(root: string, options: LoadHistoryOptions = {}): Promise<ProjectHistory> {
   const limit = options.limit ?? DEFAULT_HISTORY_LIMIT;
-  const skipped: SkippedRecord[] = damagedRecords(root).map((d) => ({ path: path.relative(root, d.file).split(path.sep).join('/'), reason: 'damaged transaction record' }));
-  const transactions = sortNewestFirst(listCommitted(root).map(summariseTransaction), (t) => t.createdAt, (t) => t.uuid).slice(0, limit);
-  const tickRead = loadTicks(root);
+  const committed = scanCommitted(root);
+  const skipped: SkippedRecord[] = committed.damaged.map((d) => ({ path: path.relative(root, d.file).split(path.sep).join('/'), reason: 'damaged transaction record' }));
+  const transactions = sortNewestFirst(committed.records.map(summariseTransaction), (t) => t.createdAt, (t) => t.uuid).slice(0, limit);
+  const tickRead = loadTickHistory(root);
   skipped.push(...tickRead.skipped);
 
-  let currentTask: TickTask | null = null;
-  const taskFile = path.join(root, 'relais', 'TASK.json');
-  if (existsSync(taskFile)) {
-    const task = readJson(root, 'relais/TASK.json');
-    currentTask = task.ok ? parseTickTask(task.value) : null;
-    if (!currentTask) skipped.push({ path: 'relais/TASK.json', reason: task.ok ? 'missing task_id, milestone_id, task_kind or intent' : task.reason });
-  }
+  const task = currentTask(root);
+  const currentTaskValue: TickTask | null = task.task;
+  if (task.skipped) skipped.push({ path: task.skipped.file, reason: task.skipped.reason });
 
   const recorded = loadAnswers(root);
   skipped.push(...recorded.skipped);
@@ -190,7 +118,7 @@ export async function loadProjectHistory(root: string, options: LoadHistoryOptio
     git: { isRepo, branch, head: commits[0]?.sha ?? null, commits: commits.map(({ sha, date, subject }) => ({ sha, date, subject })) },
     transactions,
     ticks: tickRead.ticks.slice(0, limit),
-    currentTask,
+    currentTask: currentTaskValue,
     relayAnswers: sortNewestFirst(relayAnswers, (a) => a.createdAt, (a) => a.id).slice(0, limit),
     tickEvents: sortNewestFirst(options.tickEvents ?? [], (e) => e.at, (e) => `${e.runId}\0${e.stage}`),
     skipped,

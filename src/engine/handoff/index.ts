@@ -3,7 +3,7 @@ export { HANDOFF_BRIEF_SCHEMA_VERSION, BRIEF_ID_PATTERN, BRIEF_SECTIONS, SECTION
 export type { GapFillSlots, GapFillRecord, HandoffBrief, BriefSectionId, WorkingMemory, GapFillAbsence, TrailItem, DecisionItem, FileTouch } from './types.js';
 export { loadProjectHistory, projectIdOf, DEFAULT_HISTORY_LIMIT } from './history.js';
 export type { ProjectHistory, LoadHistoryOptions, TransactionSummary, RelayAnswer, TickEvent, CommitSummary, SkippedRecord } from './history.js';
-export type { TickRun, TickTask } from './ticks.js';
+export type { TickRun, TickTask } from '../records/index.js';
 export { buildBrief, resolveWorkingMemory, GAP_FILL_MAX_AGE_MS } from './synthesize.js';
 export type { BuildBriefInput, BuildBriefEffects } from './synthesize.js';
 export type { CommitFiles, CommitFilesReader } from './files-touched.js';
@@ -21,10 +21,9 @@ export {
   writeGapFill,
   readGapFill,
   readLatestGapFill,
-  readBriefMarkdown,
-  listBriefIds,
   resolveBriefRef,
 } from './persist.js';
+export { readBriefMarkdown, listBriefIds } from '../records/index.js';
 export type { GapFillRead, PersistFailureCode } from './persist.js';
 export { loadHandoffConfig, resolveDestination, HANDOFF_CONFIG_FILE } from './config.js';
 export type { Destination, HandoffConfig, HandoffProfile, AdapterName } from './config.js';

@@ -3,16 +3,15 @@
 // checked against a strict pattern before any path is built; readers fail closed on any schema
 // version but 1.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { ownFile } from '../fs/safe-path.js';
-import { STATE_DIR } from '../patch/config.js';
+import { briefExists, HANDOFFS_DIR, listBriefArtifacts, listBriefIds } from '../records/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { BRIEF_ID_PATTERN, GapFillRecordSchema, HANDOFF_BRIEF_SCHEMA_VERSION, type GapFillRecord } from './types.js';
 
-/** Where briefs live, relative to the project root. */
-export const HANDOFFS_DIR = `${STATE_DIR}/handoffs`;
+/** Where briefs live, relative to the project root (listing and reading them is engine/records/handoffs.ts). */
+export { HANDOFFS_DIR };
 
 export type PersistFailureCode = 'BRIEF_ID_INVALID' | 'BRIEF_PATH_UNSAFE' | 'BRIEF_EXISTS' | 'BRIEF_NOT_FOUND' | 'BRIEF_VERSION_UNSUPPORTED' | 'GAP_FILL_INVALID';
 
@@ -104,35 +103,6 @@ export function readGapFill(root: string, briefId: string): GapFillRead {
   return { ok: true, record: parsed.data };
 }
 
-const ARTIFACT = /^(brief-[0-9]+-[a-z0-9]+)\.(md|gap\.json)$/;
-
-function artifactNames(root: string): Array<{ id: string; kind: 'md' | 'gap.json' }> {
-  const dir = path.join(root, HANDOFFS_DIR);
-  if (!existsSync(dir)) return [];
-  const out: Array<{ id: string; kind: 'md' | 'gap.json' }> = [];
-  for (const name of readdirSync(dir)) {
-    const m = ARTIFACT.exec(name);
-    if (m && checkBriefId(m[1]!).ok) out.push({ id: m[1]!, kind: m[2] as 'md' | 'gap.json' });
-  }
-  return out;
-}
-
-function idTime(id: string): number {
-  return Number(/^brief-([0-9]+)-/.exec(id)?.[1] ?? 0);
-}
-
-/** Every brief id with a .md or a .gap.json, newest first (by the time in the id, then the id). */
-export function listBriefIds(root: string): string[] {
-  const ids = [...new Set(artifactNames(root).map((a) => a.id))];
-  return ids.sort((a, b) => idTime(b) - idTime(a) || (a < b ? 1 : a > b ? -1 : 0));
-}
-
-/** True when `<briefId>.md` exists. */
-export function briefExists(root: string, briefId: string): boolean {
-  const paths = briefPaths(root, briefId);
-  return paths.ok && existsSync(paths.value.md);
-}
-
 /**
  * Resolves `latest` or an id to an existing brief id: one with a .md or a .gap.json, or with
  * `markdownOnly` one whose .md was written.
@@ -164,7 +134,7 @@ export function readLatestGapFill(root: string, options: LatestGapFillOptions): 
   const maxAge = options.maxAgeMs ?? 60 * 60 * 1000;
   const nowMs = options.now.getTime();
   const candidates: GapFillRecord[] = [];
-  for (const { id, kind } of artifactNames(root)) {
+  for (const { id, kind } of listBriefArtifacts(root)) {
     if (kind !== 'gap.json') continue;
     const read = readGapFill(root, id);
     if (!read.ok || read.record.source !== 'mcp') continue;
@@ -175,17 +145,4 @@ export function readLatestGapFill(root: string, options: LatestGapFillOptions): 
   }
   candidates.sort((a, b) => Date.parse(b.capturedAt) - Date.parse(a.capturedAt) || (a.briefId < b.briefId ? 1 : -1));
   return candidates[0] ?? null;
-}
-
-/** Reads a saved brief's markdown, failing closed when its header carries another schema version. */
-export function readBriefMarkdown(root: string, briefId: string): Result<string, PersistFailureCode> {
-  const paths = briefPaths(root, briefId);
-  if (!paths.ok) return paths;
-  if (!existsSync(paths.value.md)) return fail('BRIEF_NOT_FOUND', `No brief ${briefId} under ${HANDOFFS_DIR}/.`);
-  const markdown = readFileSync(paths.value.md, 'utf8');
-  const version = /^\*\*Schema version:\*\* (\S+)\s*$/m.exec(markdown)?.[1];
-  if (version !== String(HANDOFF_BRIEF_SCHEMA_VERSION)) {
-    return fail('BRIEF_VERSION_UNSUPPORTED', `Brief ${briefId} has schema version ${version ?? '(none)'}; this Relay Desk reads version ${HANDOFF_BRIEF_SCHEMA_VERSION} only.`);
-  }
-  return ok(markdown);
 }

@@ -1,10 +1,9 @@
 // Read-only views of a project's runs for agents (the MCP tools) and, later, the window.
-import { readTextOrNull } from '../fs/read.js';
 import { describeStats } from '../patch/summary.js';
+import { describeBlastRadius, parseTickRun, readTickText, readWorkspaceJson, readWorkspaceText, tickTime, type TickRun } from '../records/index.js';
 import type { ProjectHistory } from './history.js';
-import { loadTicks, sortNewestFirst } from './history.js';
+import { loadTickHistory, sortNewestFirst } from './history.js';
 import { clip, utcIso } from './text.js';
-import { describeBlastRadius, parseTickRun, tickTime, type TickRun } from './ticks.js';
 
 /** One run in a list, newest first: a patch transaction, a tick, or a relay/review answer. */
 export interface RunListItem {
@@ -58,30 +57,23 @@ export interface TickReport {
 /** Longest report text handed to an agent (Relais caps REPORT.md at 6,000 characters itself). */
 const MAX_REPORT_CHARS = 20_000;
 
-/** A report's text, read through the path chokepoint (a planted link out of the project is not followed). */
-function readText(root: string, rel: string): string | null {
-  const text = readTextOrNull(root, rel);
+/** A report's text, capped for an agent. */
+function capped(text: string | null): string | null {
   return text === null ? null : clip(text, MAX_REPORT_CHARS);
 }
 
-/** The newest tick report: from relais/history/, else relais/REPORT.json; null when there is none. */
+/** The newest tick report: from the history folder, else the workspace's REPORT.json; null when there is none. */
 export function lastTickReport(root: string): TickReport | null {
-  const newest = loadTicks(root).ticks[0];
+  const newest = loadTickHistory(root).ticks[0];
   if (newest?.folder) {
-    const rel = `${newest.folder}/report.md`;
-    const markdown = readText(root, rel);
-    return { run: newest, markdownPath: markdown === null ? null : rel, markdown };
+    const markdown = capped(readTickText(root, newest.folder.split('/').pop() ?? newest.runId, 'report.md'));
+    return { run: newest, markdownPath: markdown === null ? null : `${newest.folder}/report.md`, markdown };
   }
-  const current = readText(root, 'relais/REPORT.json');
-  if (current === null) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(current);
-  } catch {
-    return null;
-  }
-  const run = parseTickRun(data, null, null);
+  const current = readWorkspaceJson(root, 'REPORT.json');
+  if (!current.value) return null;
+  const run = parseTickRun(current.value, null, null);
   if (!run) return null;
-  const markdown = readText(root, 'relais/REPORT.md');
-  return { run, markdownPath: markdown === null ? null : 'relais/REPORT.md', markdown };
+  const md = readWorkspaceText(root, 'REPORT.md');
+  const markdown = capped(md.text);
+  return { run, markdownPath: markdown === null ? null : md.file, markdown };
 }

@@ -6,7 +6,7 @@ import { describeStats } from '../patch/summary.js';
 import { collectFileTouches, FILES_TOUCHED_MAX_COMMITS, readCommitFiles, tickCommitRanges, type CommitFiles, type CommitFilesReader } from './files-touched.js';
 import type { ProjectHistory, RelayAnswer, TransactionSummary } from './history.js';
 import { brief, shortId, utcIso } from './text.js';
-import { describeBlastRadius, tickTime, type TickRun } from './ticks.js';
+import { describeBlastRadius, tickTime, type TickRun } from '../records/index.js';
 import { GAP_SLOT_NAMES, HANDOFF_BRIEF_SCHEMA_VERSION, type DecisionItem, type GapFillAbsence, type GapFillRecord, type HandoffBrief, type TrailItem, type WorkingMemory } from './types.js';
 
 /** Gap-fills captured longer ago than this are ignored when looking for the departing agent's. */

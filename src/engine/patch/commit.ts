@@ -4,7 +4,7 @@ import { isGitRepo } from '../git/core.js';
 import { fail, ok, type Result } from '../result.js';
 import { commitTransactionFiles } from './git-commit.js';
 import type { Recovery } from './recover.js';
-import { listCommitted } from './state.js';
+import { listCommitted } from '../records/transactions.js';
 import type { PatchHooks } from './transaction.js';
 
 /** What committing the newest transaction would do. */

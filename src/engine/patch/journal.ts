@@ -16,7 +16,9 @@ import { captureExists, changesSinceCapture, restoreCapturedPaths } from '../git
 import { deleteBranch, pointHeadAt } from '../git/branch.js';
 import { headPosition } from '../git/head.js';
 import { STATE_DIR } from './config.js';
-import { committedPath, pendingPath, removePending, stateDir, writeCommitted, type TransactionRecord } from './state.js';
+import { reachedCommitPoint } from '../records/transactions.js';
+import type { TransactionRecord } from '../records/transaction-schema.js';
+import { pendingPath, removePending, stateDir, writeCommitted } from './state.js';
 
 /** Folders a work-tree capture leaves out: the tool's own state. */
 export const CAPTURE_EXCLUDE: readonly string[] = [STATE_DIR];
@@ -242,9 +244,9 @@ export function commitTransaction(root: string, committed: TransactionRecord, io
   }
 }
 
-/** True when the transaction of this pending record already reached its commit point. */
+/** True when the transaction of this pending record already reached its commit point (a rolled-back record is not one). */
 export function isCommitted(root: string, uuid: string): boolean {
-  return existsSync(committedPath(root, uuid));
+  return reachedCommitPoint(root, uuid);
 }
 
 /** Backup folders whose transaction has no pending record any more (its clean-up was interrupted). */

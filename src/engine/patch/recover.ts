@@ -14,7 +14,9 @@ import type { Failure } from '../result.js';
 import { closeJournal, isCommitted, orphanBackups, undoTransaction } from './journal.js';
 import { stopLeftoverCommands, transactionMark } from './leftover-commands.js';
 import { acquireProjectLock, projectBusy } from './lock.js';
-import { checkStateFolder, listPending, loadRecord, needsRecovery, pendingPath, stateDir } from './state.js';
+import { captureInterruptedWrite, recordRollback, rolledBackRecordOf } from './rolled-back.js';
+import { listPending, loadRecord } from '../records/transactions.js';
+import { checkStateFolder, needsRecovery, pendingPath, stateDir } from './state.js';
 
 /** One transaction recovery rolled back, or a pending record it would not act on. */
 export interface Recovery {
@@ -39,6 +41,8 @@ export interface RecoveryReport {
 export interface RecoveryHooks {
   readonly io?: WriteIo;
   readonly onRecovered?: (recovery: Recovery) => void;
+  /** The clock of the rolled-back record's `recovered.at`. */
+  readonly now?: () => Date;
 }
 
 /** The line of a message that says what went wrong (git's "fatal:"/"error:" line when there is one), capped. */
@@ -101,7 +105,11 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
         continue;
       }
       if (record.owner) await stopLeftoverCommands(transactionMark(root, uuid, record.owner));
+      const written = captureInterruptedWrite(root, record);
       const restored = await undoTransaction(root, record, io);
+      // Before the journal closes: a crash in between leaves the pending record, and the next
+      // recovery (whose undo changes nothing more) keeps this record rather than writing another.
+      recordRollback(root, rolledBackRecordOf(record, written, restored, hooks.now?.() ?? new Date()), io);
       closeJournal(root, record, io);
       const recovery = { uuid, restored };
       recovered.push(recovery);
@@ -131,7 +139,7 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
 }
 
 /** Recovers a project under its lock (what every `relay` command does first). */
-export async function recoverPending(root: string, hooks: RecoveryHooks & { readonly now?: () => Date } = {}): Promise<RecoveryReport | { readonly busy: Failure }> {
+export async function recoverPending(root: string, hooks: RecoveryHooks = {}): Promise<RecoveryReport | { readonly busy: Failure }> {
   // A `.relaycode` that is a link or not a folder is not ours: nothing in it is read or touched.
   const folder = checkStateFolder(root);
   if (!folder.ok) return { recovered: [], problems: [folder.error], gitCommit: null };

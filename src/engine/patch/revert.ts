@@ -3,7 +3,9 @@ import { readInsideRoot } from '../fs/project-write.js';
 import { merge } from 'node-diff3';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import type { PlannedChange } from './plan.js';
-import { committedPath, listCommitted, loadRecord, withDerivedRevert, type RecordProblemCode, type TransactionRecord } from './state.js';
+import { isRolledBack, listCommitted, loadRecord, withDerivedRevert, type RecordProblemCode } from '../records/transactions.js';
+import type { TransactionRecord } from '../records/transaction-schema.js';
+import { committedPath } from './state.js';
 import { lockAndRecover, runTransaction, type Decision, type PatchHooks, type PatchOutcome, type PendingReview } from './transaction.js';
 import { toFileText } from './text.js';
 import { existsSync } from 'node:fs';
@@ -18,7 +20,7 @@ export interface RevertRequest {
 }
 
 /** Finds a committed transaction by uuid (or unique prefix) or by log index. */
-export function findTransaction(root: string, target = '1'): Result<TransactionRecord, 'TRANSACTION_NOT_FOUND' | RecordProblemCode> {
+export function findTransaction(root: string, target = '1'): Result<TransactionRecord, 'TRANSACTION_NOT_FOUND' | 'TRANSACTION_NOT_APPLIED' | RecordProblemCode> {
   if (/^\d+$/.test(target) && target.length < 6) {
     const records = listCommitted(root);
     const record = records[Number(target) - 1];
@@ -29,7 +31,12 @@ export function findTransaction(root: string, target = '1'): Result<TransactionR
   // A record is input like an answer: one naming a path an answer could never write is refused here.
   if (existsSync(committedPath(root, target))) {
     const loaded = loadRecord(committedPath(root, target));
-    return loaded.ok ? ok(withDerivedRevert(root, loaded.value)) : loaded;
+    if (!loaded.ok) return loaded;
+    // Crash recovery's record of a transaction it rolled back: there is nothing of it in the tree to undo.
+    if (isRolledBack(loaded.value)) {
+      return fail('TRANSACTION_NOT_APPLIED', `Transaction ${target} was never applied: it was rolled back after an interrupted apply${loaded.value.recovered ? ` (${loaded.value.recovered.at})` : ''}, so there is nothing to revert. \`relay log\` lists the applied ones.`);
+    }
+    return ok(withDerivedRevert(root, loaded.value));
   }
   const matches = listCommitted(root).filter((r) => r.uuid.startsWith(target));
   if (matches.length === 1) return ok(matches[0]!);

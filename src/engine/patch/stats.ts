@@ -1,4 +1,4 @@
-import type { FileStat } from './state.js';
+import type { FileStat } from '../records/transaction-schema.js';
 
 /** "3 files, +12/-4" */
 export function describeStats(files: readonly FileStat[]): string {

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch, diffLines } from 'diff';
-import type { FileStat } from './state.js';
+import type { FileStat } from '../records/transaction-schema.js';
 
 /** Lines added and removed between two versions of a file. */
 export function countChanges(before: string | null, after: string | null): { added: number; removed: number } {

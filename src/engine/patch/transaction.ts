@@ -13,7 +13,9 @@ import { planAnswer, readAnswer, type PatchRefusal } from './check.js';
 import { intakeAnswer } from './intake.js';
 import type { PlannedChange } from './plan.js';
 import { replyFor } from './reply.js';
-import { findByContentHash, hasCommitted, pendingPath, stateDir, writePending, type FileStat, type TransactionRecord } from './state.js';
+import { findByContentHash, hasCommitted, rolledBackRecord } from '../records/transactions.js';
+import type { FileStat, TransactionRecord } from '../records/transaction-schema.js';
+import { pendingPath, stateDir, writePending } from './state.js';
 import { fileStat, unifiedDiff } from './summary.js';
 import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
@@ -192,7 +194,11 @@ export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks =
     if (base !== answer.uuid) warnings.push(`The answer's uuid ${answer.uuid} is a Windows device name; recorded as ${base}.`);
     let uuid = base;
     for (let n = 2; hasCommitted(root, uuid) || existsSync(pendingPath(root, uuid)); n += 1) uuid = `${base}-${n}`;
-    if (uuid !== base) warnings.push(`The assistant reused uuid ${answer.uuid} for a different answer; recorded as ${uuid}.`);
+    if (uuid !== base) {
+      // An earlier apply of this very answer that crash recovery rolled back keeps its record (and its run).
+      const rolledBack = rolledBackRecord(root, base);
+      warnings.push(rolledBack && rolledBack.contentHash === hash ? `An earlier apply of this answer (${base}) was rolled back after an interruption; recorded as ${uuid}.` : `The assistant reused uuid ${answer.uuid} for a different answer; recorded as ${uuid}.`);
+    }
     hooks.onEvent?.({ type: 'parsed', uuid, operations: operations.length });
 
     const checked = planAnswer(root, answer);

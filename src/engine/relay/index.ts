@@ -29,4 +29,4 @@ export {
   type RelayEventSink,
   type SandboxMode,
 } from './backends/types.js';
-export { ANSWER_ID, loadAnswers, newAnswerId, recordAnswer, type LoadedAnswers, type RecordedAnswer } from './record.js';
+export { ANSWER_ID, newAnswerId, recordAnswer, type RecordedAnswer } from './record.js';

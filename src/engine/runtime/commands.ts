@@ -1,6 +1,7 @@
 // The runtime's commands and what each one answers at once. Outcomes of tasks never come back
 // as replies: they arrive as events (and through `waitForTask`).
 import type { TaskInfo, TaskTicket } from '../../shared/contract.js';
+import type { RuntimeEvent } from '../../shared/events.js';
 import type { ApprovalPolicy, DecisionData, FailureData, PatchSource, TaskResult } from '../../shared/schemas.js';
 import type { AskRequest, HandoffRequest, ReviewRequest } from './engines.js';
 
@@ -21,9 +22,14 @@ export type RuntimeCommand =
   | { readonly type: 'Review'; readonly projectId: string; readonly request: ReviewRequest }
   | { readonly type: 'BuildHandoff'; readonly projectId: string; readonly request: HandoffRequest }
   | { readonly type: 'CancelTask'; readonly taskId: string }
+  /** Tells every listener what the host changed outside a task (history rows written, a crash's rollback found). */
+  | { readonly type: 'Announce'; readonly event: Announcement }
   | { readonly type: 'Shutdown' };
 
 export type CommandType = RuntimeCommand['type'];
+
+/** The events the host announces through the runtime (so they take their place in the one sequence of events). */
+export type Announcement = Extract<RuntimeEvent, { readonly type: 'runs.changed' | 'runs.rolled-back' }>;
 
 /** The immediate answer to each command. */
 export interface CommandReplies {
@@ -40,6 +46,7 @@ export interface CommandReplies {
   readonly Review: TaskTicket;
   readonly BuildHandoff: TaskTicket;
   readonly CancelTask: { readonly taskId: string; readonly state: 'cancelling' | 'removed' };
+  readonly Announce: { readonly seq: number };
   /** `stopped` settles once every task has ended and `lifecycle.stopped` was emitted. */
   readonly Shutdown: { readonly stopped: Promise<void> };
 }

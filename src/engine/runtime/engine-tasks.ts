@@ -1,7 +1,8 @@
 // Tick, ask, review and handoff tasks: thin adapters from an injected engine to runtime events.
 import type { TaskResult } from '../../shared/schemas.js';
 import type { Result } from '../result.js';
-import { commitTick, toTickCommit } from '../tick/commit.js';
+import { toTickCommit } from '../records/index.js';
+import { commitTick } from '../tick/commit.js';
 import type { AskRequest, EngineContext, HandoffEngine, HandoffRequest, RelayContext, RelayEngine, ReviewRequest, TickEngine } from './engines.js';
 import type { TaskContext, TaskEnd } from './task-context.js';
 

@@ -174,7 +174,7 @@ class RuntimeActor implements Runtime {
   }
 
   private handle(command: RuntimeCommand): Result<CommandReplies[CommandType]> {
-    if (this.stopping && command.type !== 'Shutdown' && command.type !== 'CancelTask') {
+    if (this.stopping && command.type !== 'Shutdown' && command.type !== 'CancelTask' && !(command.type === 'Announce' && !this.stopped)) {
       return fail('RUNTIME_STOPPED', 'Relay Desk is shutting down; the command was not run.');
     }
     switch (command.type) {
@@ -213,6 +213,9 @@ class RuntimeActor implements Runtime {
         return this.cancel(command.taskId);
       case 'Shutdown':
         return ok({ stopped: this.beginShutdown() });
+      case 'Announce':
+        this.emit(command.event);
+        return ok({ seq: this.log.lastSeq });
       default:
         return assertNever(command);
     }
@@ -289,7 +292,7 @@ class RuntimeActor implements Runtime {
     const position = slot.queue.length + (slot.active ? 1 : 0);
     this.tasks.set(task.id, task);
     slot.queue.push(task);
-    this.emit({ type: 'task.queued', taskId: task.id, projectId, kind: spec.kind, title, position });
+    this.emit({ type: 'task.queued', taskId: task.id, projectId, kind: spec.kind, title, position, ...askedOf(spec) });
     this.pump(slot);
     return ok({ taskId: task.id, projectId, position });
   }
@@ -443,6 +446,13 @@ class RuntimeActor implements Runtime {
     this.stopped = true;
     this.emit({ type: 'lifecycle.stopped' });
   }
+}
+
+/** What an ask or a review was asked, for its run (the other tasks carry what they need in their results). */
+function askedOf(spec: TaskSpec): { prompt?: string; backend?: string } {
+  if (spec.kind !== 'ask' && spec.kind !== 'review') return {};
+  const { prompt, backend } = spec.request;
+  return { ...(prompt !== undefined ? { prompt } : {}), ...(backend !== undefined ? { backend } : {}) };
 }
 
 function unknownProject(projectId: string): { readonly ok: false; readonly error: FailureData } {

@@ -8,5 +8,4 @@ export { PROJECTS_FILE } from './project-list.js';
 export { electronBindingPath, resolveNativeBinding } from './native.js';
 export { DEFAULT_SETTINGS, type ProjectRecord } from './projects.js';
 export { runId, type RunFilter, type StoredRun } from './runs.js';
-export { readAnswerDetail, readPatchDetail, readTickDetail, RELAIS_DIR, TICK_HISTORY_DIR } from './files-of-truth.js';
-export type { ProjectRef } from './reindex.js';
+export type { IndexedRecord, ProjectRef } from './reindex.js';

@@ -1,13 +1,18 @@
-// Rebuilding a project's history rows from its files of truth, so history survives a lost
-// database and shows runs made with the CLIs.
+// The store's index of the files of truth: every row of a project rebuilt from what
+// engine/records reads (so history survives a lost database and shows runs made with the CLIs),
+// or the rows of one changed record. The store only writes what it is given; the host's recorder
+// decides when (it is the one writer of runs while the app runs).
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReindexSummary } from '../../shared/contract.js';
-import { patchRunFromRecord, readAnswerRuns, readPatchRecord, readPatchRuns, readTickRun, readTickRuns } from './files-of-truth.js';
+import { readProjectRuns, readRecordRuns, type ProjectRef, type RecordKind } from '../records/index.js';
 import type { RunsRepository, StoredRun } from './runs.js';
 
-export interface ProjectRef {
-  readonly projectId: string;
-  readonly root: string;
+export type { ProjectRef };
+
+/** What indexing one record changed: the rows written and the ids of rows dropped. */
+export interface IndexedRecord {
+  readonly written: StoredRun[];
+  readonly removed: string[];
 }
 
 /**
@@ -16,37 +21,30 @@ export interface ProjectRef {
  * dropped. Rows only the app knows (rejected patches, failed asks and reviews) are left alone.
  */
 export function reindexProject(db: BetterSqlite3.Database, runs: RunsRepository, project: ProjectRef): ReindexSummary {
-  const patches = readPatchRuns(project.projectId, project.root);
-  const ticks = readTickRuns(project.projectId, project.root);
-  const answers = readAnswerRuns(project.projectId, project.root);
-  const fresh = [...patches.runs, ...ticks.runs, ...answers.runs];
+  const read = readProjectRuns(project);
   let removed = 0;
   db.transaction(() => {
-    const keep = new Set(fresh.map((r) => r.id));
+    const keep = new Set(read.runs.map((r) => r.id));
     for (const id of runs.fileRunIds(project.projectId)) {
       if (!keep.has(id) && runs.remove(id)) removed += 1;
     }
-    for (const run of fresh) runs.upsert(run);
+    for (const run of read.runs) runs.upsert(run);
   })();
-  return { projectId: project.projectId, patches: patches.runs.length, ticks: ticks.runs.length, removed, skipped: [...patches.skipped, ...ticks.skipped, ...answers.skipped] };
+  return { projectId: project.projectId, patches: read.patches, ticks: read.ticks, removed, skipped: read.skipped };
 }
 
-/** Indexes one transaction record (and the one it reverts, whose state it changed). */
-export function indexPatch(runs: RunsRepository, project: ProjectRef, uuid: string, taskId: string | null): StoredRun | null {
-  const found = readPatchRecord(project.root, uuid);
-  if (!found) return null;
-  const run: StoredRun = { ...patchRunFromRecord(project.projectId, found.record, found.pending), taskId };
-  runs.upsert(run);
-  const reverted = found.record.revertOf ? readPatchRecord(project.root, found.record.revertOf) : null;
-  if (reverted) runs.upsert(patchRunFromRecord(project.projectId, reverted.record, reverted.pending));
-  return run;
-}
-
-/** Indexes one tick from relais/history/<dir>/. */
-export function indexTick(runs: RunsRepository, project: ProjectRef, dir: string, taskId: string | null): StoredRun | null {
-  const read = readTickRun(project.projectId, project.root, dir);
-  if (!('run' in read)) return null;
-  const run: StoredRun = { ...read.run, taskId };
-  runs.upsert(run);
-  return run;
+/**
+ * Indexes one record (a transaction, a tick, an answer or a brief) as its files say now: its row
+ * (linked to `taskId` when the app's task made it) and the rows it changed, or, when its file is
+ * gone, drops its file-indexed row (a row only the app knows stays).
+ */
+export function indexRecord(db: BetterSqlite3.Database, runs: RunsRepository, project: ProjectRef, kind: RecordKind, key: string, taskId: string | null): IndexedRecord {
+  const read = readRecordRuns(project, kind, key);
+  const written: StoredRun[] = read.runs.map((run, i) => (i === 0 ? { ...run, taskId } : run));
+  const removed: string[] = [];
+  db.transaction(() => {
+    for (const id of read.gone) if (runs.removeIndexed(id)) removed.push(id);
+    for (const run of written) runs.upsert(run);
+  })();
+  return { written, removed };
 }

@@ -58,10 +58,7 @@ export function normaliseTime(value: string): string {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-/** The id of a run: unique per project, kind and the key its file of truth uses. */
-export function runId(projectId: string, kind: RunKind, key: string): string {
-  return `${projectId}:${kind}:${key}`;
-}
+export { runId } from '../records/rows.js';
 
 function encodeCursor(row: Pick<Row, 'started_at' | 'id'>): string {
   return Buffer.from(JSON.stringify([row.started_at, row.id]), 'utf8').toString('base64url');
@@ -92,6 +89,7 @@ export function runsRepository(db: BetterSqlite3.Database) {
   const byTask = db.prepare<[string], Row>(`SELECT ${LIST_COLUMNS}, detail FROM runs WHERE task_id = ? ORDER BY started_at DESC LIMIT 1`);
   const fileIds = db.prepare<[string], { id: string }>(`SELECT id FROM runs WHERE project_id = ? AND origin = 'file'`);
   const remove = db.prepare<[string]>('DELETE FROM runs WHERE id = ?');
+  const removeIndexed = db.prepare<[string]>(`DELETE FROM runs WHERE id = ? AND origin = 'file'`);
   const interrupt = db.prepare<[string, string]>(
     `UPDATE runs SET status = 'failed', code = 'INTERRUPTED', summary = ?, ended_at = ? WHERE status = 'running' AND origin = 'app'`,
   );
@@ -115,6 +113,8 @@ export function runsRepository(db: BetterSqlite3.Database) {
     /** Ids of the project's rows that index files of truth. */
     fileRunIds: (projectId: string): string[] => fileIds.all(projectId).map((r) => r.id),
     remove: (id: string): boolean => remove.run(id).changes > 0,
+    /** Drops a row indexed from a file of truth (a row only the app knows is kept). */
+    removeIndexed: (id: string): boolean => removeIndexed.run(id).changes > 0,
     /** Marks the app's rows of runs still in progress as failed (their process ended without finishing them). */
     markInterrupted: (endedAt: string): number => interrupt.run('Relay Desk stopped before this run ended.', normaliseTime(endedAt)).changes,
     /**

@@ -8,8 +8,9 @@ import { assertNotOwnedByOther, claimOwnership } from './owner.js';
 import { eventsRepository, type EventsRepository } from './events.js';
 import { projectListFile, readProjectList, writeProjectList } from './project-list.js';
 import { projectsRepository, type ProjectRecord, type ProjectsRepository } from './projects.js';
-import { indexPatch, indexTick, reindexProject, type ProjectRef } from './reindex.js';
-import { runsRepository, type RunsRepository, type StoredRun } from './runs.js';
+import type { RecordKind } from '../records/index.js';
+import { indexRecord, reindexProject, type IndexedRecord, type ProjectRef } from './reindex.js';
+import { runsRepository, type RunsRepository } from './runs.js';
 import { settingsRepository, type SettingsRepository } from './settings.js';
 
 /** The app's own database: registered projects, settings, the event log, and an index of the files of truth. */
@@ -19,12 +20,10 @@ export interface Store {
   readonly runs: RunsRepository;
   readonly events: EventsRepository;
   readonly settings: SettingsRepository;
-  /** Rebuilds the project's history rows from `.relaycode/` and `relais/history/`. */
+  /** Rebuilds the project's history rows from its files of truth (read by engine/records). */
   reindex(project: ProjectRef): ReindexSummary;
-  /** Indexes one patch transaction record (after the app applied or reverted it). */
-  indexPatch(project: ProjectRef, uuid: string, taskId: string | null): StoredRun | null;
-  /** Indexes one tick history folder. */
-  indexTick(project: ProjectRef, runId: string, taskId: string | null): StoredRun | null;
+  /** Indexes one record (transaction uuid, tick run id, answer id or brief id) as its files say now. */
+  indexRecord(project: ProjectRef, kind: RecordKind, key: string, taskId: string | null): IndexedRecord;
   /** Runs `fn` in one SQLite transaction. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -68,8 +67,7 @@ function wrap(file: string, db: BetterSqlite3.Database, release: () => void = ()
     events: eventsRepository(db),
     settings: settingsRepository(db),
     reindex: (project) => reindexProject(db, runs, project),
-    indexPatch: (project, uuid, taskId) => indexPatch(runs, project, uuid, taskId),
-    indexTick: (project, runId, taskId) => indexTick(runs, project, runId, taskId),
+    indexRecord: (project, kind, key, taskId) => indexRecord(db, runs, project, kind, key, taskId),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {
       if (db.open) db.close();

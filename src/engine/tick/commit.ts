@@ -6,35 +6,19 @@
 // files, rather than only in the app's store: history is the tick's file of truth, so the record
 // survives a reindex, is seen by every window and by the CLI, and the history folder is ignored
 // by git, so writing it does not make the work tree dirty again.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { tickOwnedPaths } from '../fs/protected.js';
-import { checkRelativePath, normaliseRelativePath, ownFile } from '../fs/safe-path.js';
+import { ownFile } from '../fs/safe-path.js';
 import { commitPaths } from '../git/commit.js';
 import { headCommit } from '../git/head.js';
 import { status } from '../git/status.js';
+import { COMMIT_FILE, latestTickWithReport, readTickCommit, readTickFiles, readTickText, reportedTouchedPaths, TICK_RUN_ID, type TickCommitRecord } from '../records/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { TickCommit } from '../../shared/schemas.js';
 import { defaultTickConfig, loadTickConfig } from './config.js';
 import { inspectLock } from './lock.js';
 import { collectTouched, diffPatch, trackedPatch } from './touched.js';
 import { relativeToRoot, workspacePaths, type WorkspacePaths } from './workspace.js';
 
-/** A tick's run id as a history folder name: checked before any path is built from it. */
-export const TICK_RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const COMMIT_FILE = 'commit.json';
 export const MAX_COMMIT_MESSAGE_CHARS = 5000;
-
-/** What commit.json holds. */
-export interface TickCommitRecord {
-  readonly run_id: string;
-  readonly commit: string;
-  readonly parent: string;
-  readonly message: string;
-  readonly paths: readonly string[];
-  readonly committed_at: string;
-}
 
 export type TickCommitCode =
   | 'INVALID_RUN_ID'
@@ -63,58 +47,9 @@ export interface TickCommitPlan {
 
 type Json = Record<string, unknown>;
 
-function readJson(file: string): Json | null {
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
-  } catch {
-    return null;
-  }
-}
-
 function layout(root: string): WorkspacePaths {
   const config = loadTickConfig(root);
   return workspacePaths(root, config.ok ? config.value : defaultTickConfig());
-}
-
-/** commit.json of a tick, when it was committed this way (null otherwise, or for an unsafe id). */
-export function readTickCommit(root: string, runId: string): TickCommitRecord | null {
-  if (!TICK_RUN_ID.test(runId)) return null;
-  const data = readJson(path.join(layout(root).historyDir, runId, COMMIT_FILE));
-  if (!data || typeof data.commit !== 'string' || typeof data.message !== 'string') return null;
-  return {
-    run_id: typeof data.run_id === 'string' ? data.run_id : runId,
-    commit: data.commit,
-    parent: typeof data.parent === 'string' ? data.parent : '',
-    message: data.message,
-    paths: Array.isArray(data.paths) ? data.paths.filter((p): p is string => typeof p === 'string') : [],
-    committed_at: typeof data.committed_at === 'string' ? data.committed_at : '',
-  };
-}
-
-/** commit.json in the shape the contract and the runtime carry. */
-export function toTickCommit(record: TickCommitRecord): TickCommit {
-  return { runId: record.run_id, commit: record.commit, parent: record.parent, message: record.message, paths: [...record.paths], committedAt: record.committed_at };
-}
-
-/**
- * The newest tick in history with a report. Run ids start with their start time to the second
- * only, so two ticks in one second sort by their random suffix: order by report.started_at first.
- */
-function latestRunId(historyDir: string): string | null {
-  let ticks: Array<{ name: string; at: string }>;
-  try {
-    ticks = readdirSync(historyDir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && TICK_RUN_ID.test(e.name))
-      .flatMap((e) => {
-        const report = readJson(path.join(historyDir, e.name, 'report.json'));
-        return report ? [{ name: e.name, at: typeof report.started_at === 'string' ? report.started_at : '' }] : [];
-      });
-  } catch {
-    return null;
-  }
-  ticks.sort((x, y) => (x.at !== y.at ? (x.at < y.at ? -1 : 1) : x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-  return ticks.at(-1)?.name ?? null;
 }
 
 function isRunnerOwned(paths: WorkspacePaths, rel: string): boolean {
@@ -146,31 +81,22 @@ function sectionsByFile(patch: string): Map<string, string> {
 export async function planTickCommit(root: string, runId: string): Promise<Result<TickCommitPlan, TickCommitCode>> {
   if (!TICK_RUN_ID.test(runId)) return fail('INVALID_RUN_ID', `"${runId.slice(0, 80)}" is not a tick run id.`);
   const paths = layout(root);
-  const folder = path.join(paths.historyDir, runId);
-  const report = readJson(path.join(folder, 'report.json'));
+  const read = readTickFiles(root, runId);
+  const report = read && 'tick' in read ? read.tick.report : null;
   if (!report) return fail('TICK_NOT_FOUND', `No tick ${runId} with a report.json in ${paths.historyDirRel}/.`);
   const verdict = String(report.verdict ?? '');
   if (verdict !== 'success') return fail('TICK_NOT_SUCCESS', `Tick ${runId} ended ${verdict.toUpperCase() || 'without a verdict'} (${String(report.code ?? '?')}); only a SUCCESS tick can be approved and committed.`);
   const done = readTickCommit(root, runId);
   if (done) return fail('TICK_ALREADY_COMMITTED', `Tick ${runId} was already committed as ${done.commit.slice(0, 12)}.`);
-  const latest = latestRunId(paths.historyDir);
+  const latest = latestTickWithReport(root);
   if (latest !== runId) return fail('TICK_NOT_LATEST', `Tick ${runId} is not the project's latest tick (${latest ?? 'none'} is); only the latest tick's changes can still be in the work tree.`);
   const lock = inspectLock(paths.lock);
   if (lock.state === 'held') return fail('TICK_RUNNING', `A tick is running in this project (${lock.holder ? `process ${lock.holder.pid}` : 'lock held'}); commit once it has ended.`);
 
-  const scope = (report.scope ?? {}) as Json;
-  const touchedRaw = Array.isArray(scope.touched_paths) ? scope.touched_paths.filter((p): p is string => typeof p === 'string') : [];
-  if (touchedRaw.some((p) => p.startsWith('… and '))) return fail('TOUCHED_LIST_TRUNCATED', `Tick ${runId} touched more paths than its report lists; commit it by hand.`);
-  // REPORT.json is input like an answer: every path it lists passes the path chokepoint, so a
-  // planted report cannot make "Approve & commit" stage .git, Relay Desk's config or state.
-  const tickOwned = tickOwnedPaths(root);
-  const outsideRunner = touchedRaw.filter((p) => !isRunnerOwned(paths, p));
-  const refused = outsideRunner.flatMap((p) => {
-    const checked = checkRelativePath(p, { tickOwned });
-    return checked.ok ? [] : [`${p} (${checked.error.code})`];
-  });
-  if (refused.length > 0) return fail('REPORT_PATH_UNSAFE', `Tick ${runId}'s report lists paths Relay Desk never commits for a tick: ${list(refused)}. Commit by hand if these changes are yours.`);
-  const touched = [...new Set(outsideRunner.map((p) => normaliseRelativePath(p)!))].sort();
+  const reported = reportedTouchedPaths(root, report, (p) => isRunnerOwned(paths, p));
+  if (reported.truncated) return fail('TOUCHED_LIST_TRUNCATED', `Tick ${runId} touched more paths than its report lists; commit it by hand.`);
+  if (reported.refused.length > 0) return fail('REPORT_PATH_UNSAFE', `Tick ${runId}'s report lists paths Relay Desk never commits for a tick: ${list(reported.refused)}. Commit by hand if these changes are yours.`);
+  const touched = reported.paths;
   if (touched.length === 0) return fail('NOTHING_TO_COMMIT', `Tick ${runId} touched no file outside the runner's own (${paths.dirRel}/); there is nothing to commit.`);
 
   const tickHead = typeof report.head_commit === 'string' ? report.head_commit : typeof report.base_commit === 'string' ? report.base_commit : null;
@@ -195,13 +121,7 @@ export async function planTickCommit(root: string, runId: string): Promise<Resul
   }
 
   // Same files, but maybe not the same content: compare with the diff the tick kept, when it kept one.
-  const keptPatch = (() => {
-    try {
-      return readFileSync(path.join(folder, 'diff.patch'), 'utf8');
-    } catch {
-      return null;
-    }
-  })();
+  const keptPatch = readTickText(root, runId, 'diff.patch');
   if (keptPatch !== null && typeof report.base_commit === 'string') {
     const base = report.base_commit;
     const [tracked, now] = await Promise.all([trackedPatch(root, base), collectTouched(root, base)]);

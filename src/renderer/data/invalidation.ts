@@ -24,25 +24,27 @@ export function queriesToInvalidate(event: RuntimeEvent): readonly QueryPrefix[]
     case 'task.cancelling':
     case 'task.approval-resolved':
       return [['runtime']];
-    // The recorder has written the task's "running" row: History shows it while it runs.
+    // History rows are announced by the recorder itself (runs.changed), whoever made the run and
+    // whichever listener hears the task's events first; these only move the runtime's state.
     case 'task.started':
-      return [['runtime'], ['runs']];
-    // The recorder indexes a pending transaction when its approval is requested: a "waiting" row appears.
     case 'task.waiting-approval':
-      return [['runtime'], ['runs'], ['run']];
-    // The recorder writes the history row before the event reaches us; the brief's history changed too.
+      return [['runtime']];
     case 'task.completed':
     case 'task.failed':
-      return [['runtime'], ['runs'], ['run'], ['handoffPreview', event.projectId]];
-    case 'patch.recovered':
-    case 'patch.committed':
-    case 'patch.rolled-back':
-      return [['runs'], ['run']];
+      return [['runtime'], ['handoffPreview', event.projectId]];
+    // The recorder wrote history rows (of a task, of files another process changed, or a whole
+    // reindex): everything that reads runs, and the project's brief, may be stale.
+    case 'runs.changed':
+    case 'runs.rolled-back':
+      return [['runs'], ['run'], ['handoffPreview', event.projectId]];
     // A handoff prompt appears in, or leaves, the runtime state (an acceptance queues its task with its own events).
     case 'approval.requested':
     case 'approval.resolved':
       return [['runtime']];
-    // Progress within a task: shown live from the event stream, not from queries.
+    // Progress within a task: shown live from the event stream, not from queries (its rows come with runs.changed).
+    case 'patch.recovered':
+    case 'patch.committed':
+    case 'patch.rolled-back':
     case 'patch.parsed':
     case 'patch.applied':
     case 'patch.command':

@@ -180,6 +180,16 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
       return withNotice(state, seq, ts, { tone: 'warning', title: 'Warning', message: event.message, code: event.code, taskId: event.taskId, projectId: event.projectId });
     case 'error':
       return withNotice(state, seq, ts, { tone: 'danger', title: 'Error', message: event.message, code: event.code, taskId: event.taskId, projectId: event.projectId });
+    // A crash interrupted an apply (here or in another process) and recovery rolled it back.
+    case 'runs.rolled-back':
+      return withNotice(state, seq, ts, {
+        tone: 'warning',
+        title: 'Patch rolled back after an interrupted apply',
+        message: `${event.title}: ${event.restored.length > 0 ? `${event.restored.join(', ')} restored` : 'nothing had been written yet'}. The run in History has its diff.`,
+        code: null,
+        taskId: null,
+        projectId: event.projectId,
+      });
     case 'approval.requested':
       return withNotice(state, seq, ts, {
         tone: 'warning',
@@ -203,6 +213,7 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
     case 'patch.committed':
     case 'patch.rolled-back':
     case 'metrics.usage':
+    case 'runs.changed':
       return state;
     default:
       return assertNever(event);

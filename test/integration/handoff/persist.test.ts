@@ -6,14 +6,13 @@ import {
   briefPaths,
   checkBriefId,
   HANDOFFS_DIR,
-  listBriefIds,
-  readBriefMarkdown,
   readGapFill,
   readLatestGapFill,
   resolveBriefRef,
   writeBriefArtifact,
   writeGapFill,
 } from '../../../src/engine/handoff/persist.js';
+import { listBriefIds, readBriefMarkdown } from '../../../src/engine/records/index.js';
 import { gapRecord } from '../../helpers/handoff.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 

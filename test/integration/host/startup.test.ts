@@ -5,6 +5,7 @@ import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/engine/store/index.js';
+import type { RuntimeEvent } from '../../../src/shared/events.js';
 import { createHost } from '../../../src/host/index.js';
 import { relay } from '../../helpers/cli.js';
 import { answer, relayProject } from '../../helpers/project.js';
@@ -26,11 +27,24 @@ describe('host start-up', () => {
     expect(readdirSync(path.join(root, '.relaycode')).some((n) => n.endsWith('.pending.yml'))).toBe(true);
 
     const second = createHost({ store });
+    const notices: RuntimeEvent[] = [];
+    second.subscribe(({ event }) => {
+      if (event.type === 'runs.rolled-back') notices.push(event);
+    });
     await second.recovered;
     expect(readTree(root)).toEqual(before);
     expect(readdirSync(path.join(root, '.relaycode')).some((n) => n.endsWith('.pending.yml'))).toBe(false);
+    // The interrupted apply is a run now (from the record recovery left), with its diff, and a notice.
     const runs = await second.call('listRuns', { projectId: 'demo' });
-    expect(runs.ok && runs.value.runs).toEqual([]);
+    expect(runs.ok && runs.value.runs.map((r) => [r.kind, r.status, r.verdict, r.code, r.origin])).toEqual([['patch', 'failed', 'rolled-back', 'APPLY_INTERRUPTED', 'file']]);
+    expect(notices).toMatchObject([{ type: 'runs.rolled-back', projectId: 'demo', restored: expect.arrayContaining(['a.txt', 'b.txt']) }]);
+    const run = runs.ok ? runs.value.runs[0]! : null;
+    const detail = await second.call('getRun', { runId: run!.id });
+    expect(detail.ok && detail.value.detail).toMatchObject({ kind: 'patch', state: 'rolled-back', error: { code: 'APPLY_INTERRUPTED' } });
+    const files = detail.ok && detail.value.detail?.kind === 'patch' ? detail.value.detail.files : [];
+    expect(files.map((f) => [f.path, f.change])).toEqual([['a.txt', 'modify'], ['b.txt', 'create']]);
+    expect(files[0]!.diff).toContain('-before');
+    expect(files[0]!.diff).toContain('+after');
     await second.close();
     store.close();
   });
@@ -61,7 +75,7 @@ describe('host start-up', () => {
 });
 
 describe('history while the app is open', () => {
-  it('shows a patch applied with the CLI at the next listing, without a restart', async () => {
+  it('shows a patch applied with the CLI without a restart or a reload, announced as runs.changed', async () => {
     const root = relayProject({ projectId: 'live', files: { 'a.txt': 'before\n' } });
     const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
     const host = createHost({ store });
@@ -70,7 +84,16 @@ describe('history while the app is open', () => {
 
     const file = path.join(tempDir(), 'answer.md');
     writeFileSync(file, answer({ projectId: 'live', files: { 'a.txt': 'after\n' } }));
+    const announced = new Promise<string[]>((resolve) => {
+      const stop = host.subscribe(({ event }) => {
+        if (event.type === 'runs.changed' && event.projectId === 'live' && event.runIds.some((id) => id.startsWith('live:patch:'))) {
+          stop();
+          resolve(event.runIds);
+        }
+      });
+    });
     expect((await relay(['apply', file, '--yes'], { cwd: root })).exitCode).toBe(0);
+    await announced;
 
     const runs = await host.call('listRuns', {});
     expect(runs.ok && runs.value.runs.map((r) => [r.projectId, r.kind, r.origin])).toEqual([['live', 'patch', 'file']]);

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRelayConfig, writeRelayConfig, type RelayConfig } from '../../../src/engine/patch/config.js';
 import { failingIo } from '../../../src/engine/fs/write-io.js';
-import { listCommitted, pendingPath, readRecord, writeCommitted, writePending, type TransactionRecord } from '../../../src/engine/patch/state.js';
+import { pendingPath, writeCommitted, writePending } from '../../../src/engine/patch/state.js';
+import { listCommitted, readProjectRuns, readRecord, readRunDetail, type TransactionRecord } from '../../../src/engine/records/index.js';
 import { applyPatch, recoverPending, type Decision } from '../../../src/engine/patch/transaction.js';
 import { findTransaction, revertTransaction } from '../../../src/engine/patch/revert.js';
-import { readPatchDetail, readPatchRuns } from '../../../src/engine/store/files-of-truth.js';
 import { loadProjectHistory } from '../../../src/engine/handoff/history.js';
 import { answer, searchReplace } from '../../helpers/patches.js';
 import { gitIn, gitRepo, readTree, tempDir, writeFiles } from '../../helpers/temp.js';
@@ -110,7 +110,10 @@ describe('rolling back a transaction', () => {
     const recovered = await recoverPending(root);
     expect(recovered).toMatchObject({ recovered: [{ restored: expect.any(Array) }], problems: [] });
     expect(readTree(root)).toEqual(before);
-    expect(readdirSync(path.join(root, '.relaycode'))).toEqual([]);
+    // Nothing is left but the record of the rolled-back apply (a run, never a transaction of the log).
+    expect(readdirSync(path.join(root, '.relaycode'))).toEqual([`${record.uuid}.yml`]);
+    expect(readRecord(path.join(root, '.relaycode', `${record.uuid}.yml`))).toMatchObject({ approved: false, recovered: { restored: expect.any(Array) } });
+    expect(listCommitted(root)).toEqual([]);
   });
 });
 
@@ -160,8 +163,8 @@ describe('"reverted" is derived from the revert records', () => {
     const found = findTransaction(root, applied.uuid!);
     expect(found.ok && found.value.revertedBy).toBe(reverted.uuid);
     expect((await revertTransaction({ root, target: applied.uuid!, decide: approveAll })).status).toBe('rejected');
-    expect(readPatchRuns('demo', root).runs.find((r) => r.id.endsWith(applied.uuid!))?.verdict).toBe('reverted');
-    expect(readPatchDetail(root, applied.uuid!)).toMatchObject({ ok: true, value: { state: 'reverted', revertedBy: reverted.uuid } });
+    expect(readProjectRuns({ projectId: 'demo', root }).runs.find((r) => r.id.endsWith(applied.uuid!))?.verdict).toBe('reverted');
+    expect(readRunDetail(root, 'patch', applied.uuid!)).toMatchObject({ ok: true, value: { state: 'reverted', revertedBy: reverted.uuid } });
     const history = await loadProjectHistory(root);
     expect(history.transactions.find((t) => t.uuid === applied.uuid)?.revertedBy).toBe(reverted.uuid);
   });
@@ -189,7 +192,7 @@ describe('"reverted" is derived from the revert records', () => {
     };
     writeCommitted(root, record);
     expect(listCommitted(root)[0]?.revertedBy).toBe('gone-revert');
-    expect(readPatchDetail(root, 'old-one')).toMatchObject({ ok: true, value: { state: 'reverted', revertedBy: 'gone-revert' } });
+    expect(readRunDetail(root, 'patch', 'old-one')).toMatchObject({ ok: true, value: { state: 'reverted', revertedBy: 'gone-revert' } });
     expect(existsSync(pendingPath(root, 'old-one'))).toBe(false);
     expect(readRecord(path.join(root, '.relaycode/old-one.yml')).revertedBy).toBe('gone-revert');
   });

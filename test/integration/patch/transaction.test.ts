@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } fro
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRelayConfig, writeRelayConfig, type RelayConfig } from '../../../src/engine/patch/config.js';
-import { listCommitted, writePending, type TransactionRecord } from '../../../src/engine/patch/state.js';
+import { writePending } from '../../../src/engine/patch/state.js';
+import { listCommitted, type TransactionRecord } from '../../../src/engine/records/index.js';
 import { applyPatch, recoverPending, type Decision, type PendingReview } from '../../../src/engine/patch/transaction.js';
 import { revertTransaction } from '../../../src/engine/patch/revert.js';
 import { bootId } from '../../../src/engine/fs/process.js';

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultRelayConfig } from '../../../src/engine/patch/config.js';
 import { revertTransaction } from '../../../src/engine/patch/revert.js';
 import { applyPatch, type Decision } from '../../../src/engine/patch/transaction.js';
-import { openStore, readPatchDetail, readTickDetail, runId, type Store } from '../../../src/engine/store/index.js';
-import { MAX_TICK_TEXT_CHARS } from '../../../src/engine/store/files-of-truth.js';
+import { openStore, runId, type Store } from '../../../src/engine/store/index.js';
+import { MAX_TICK_TEXT_CHARS, readRunDetail } from '../../../src/engine/records/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/engine/store/projects.js';
 import type { Run } from '../../../src/shared/contract.js';
 import { answer, relayProject } from '../../helpers/project.js';
@@ -161,12 +161,12 @@ describe('reindex', () => {
 
   it('reads run details from the files of truth', async () => {
     const history = await projectWithHistory();
-    const pending = readPatchDetail(history.root, history.pending);
+    const pending = readRunDetail(history.root, 'patch', history.pending);
     history.release();
     await history.settled;
 
     expect(pending).toMatchObject({ ok: true, value: { state: 'pending', files: [expect.objectContaining({ path: 'src/wip.ts', change: 'create', diff: expect.stringContaining('+wip') })] } });
-    const reverted = readPatchDetail(history.root, history.reverted);
+    const reverted = readRunDetail(history.root, 'patch', history.reverted);
     expect(reverted).toMatchObject({
       ok: true,
       value: {
@@ -178,14 +178,14 @@ describe('reindex', () => {
         files: [expect.objectContaining({ path: 'src/app.ts', diff: expect.stringMatching(/-export const v = 1;\n\+export const v = 2;/) })],
       },
     });
-    expect(readPatchDetail(history.root, '../../etc/passwd')).toMatchObject({ ok: false, error: { code: 'RECORD_NOT_FOUND' } });
+    expect(readRunDetail(history.root, 'patch', '../../etc/passwd')).toMatchObject({ ok: false, error: { code: 'RECORD_NOT_FOUND' } });
 
-    const tick = readTickDetail(history.root, '20300201-100000-ab12cd34');
+    const tick = readRunDetail(history.root, 'tick', '20300201-100000-ab12cd34');
     expect(tick).toMatchObject({
       ok: true,
       value: { kind: 'tick', runId: '20300201-100000-ab12cd34', report: { verdict: 'success', budgets: { ticks: 1 } }, reportMarkdown: expect.stringContaining('SUCCESS'), state: { budgets: { ticks: { used: 2 } } } },
     });
-    expect(readTickDetail(history.root, '..')).toMatchObject({ ok: false });
+    expect(readRunDetail(history.root, 'tick', '..')).toMatchObject({ ok: false });
   });
 
   it('gives a tick detail its verify log, its diff and the budget caps of relais.config.json', () => {
@@ -197,7 +197,7 @@ describe('reindex', () => {
       'verify.log': longLog,
       'diff.patch': 'diff --git a/src/a.ts b/src/a.ts\n',
     });
-    const tick = readTickDetail(root, '20300205-080000-0badc0de');
+    const tick = readRunDetail(root, 'tick', '20300205-080000-0badc0de');
     if (!tick.ok || tick.value.kind !== 'tick') throw new Error('no tick detail');
     // A long log keeps its end, where the failure is, and says what was cut.
     expect(tick.value.verifyLog).toMatch(/^… \(10 characters cut\)\n/);
@@ -210,14 +210,13 @@ describe('reindex', () => {
 
     // Without relais.config.json there are no caps to draw meters against; the rest still reads.
     rmSync(path.join(root, 'relais.config.json'));
-    expect(readTickDetail(root, '20300205-080000-0badc0de')).toMatchObject({ ok: true, value: { budgetLimits: null, diffPatch: expect.any(String) } });
+    expect(readRunDetail(root, 'tick', '20300205-080000-0badc0de')).toMatchObject({ ok: true, value: { budgetLimits: null, diffPatch: expect.any(String) } });
   });
 });
 
 describe('reindex of ask and review answers (.relaycode/answers/)', () => {
   it('lists answers asked from the CLI as relay and review runs, with their detail read from the file', async () => {
     const { newAnswerId, recordAnswer } = await import('../../../src/engine/relay/record.js');
-    const { readAnswerDetail } = await import('../../../src/engine/store/index.js');
     const root = relayProject({ projectId: 'demo' });
     const ask = newAnswerId();
     const review = newAnswerId();
@@ -230,7 +229,7 @@ describe('reindex of ask and review answers (.relaycode/answers/)', () => {
       ['review', 'Review by gemini', 'Looks fine.', `.relaycode/answers/${review}.json`],
       ['relay', 'Ask codex: Is the cache safe?', 'Yes, mostly.', `.relaycode/answers/${ask}.json`],
     ]);
-    const detail = readAnswerDetail(root, ask);
+    const detail = readRunDetail(root, 'relay', ask);
     expect(detail).toEqual({ ok: true, value: { kind: 'relay', backend: 'codex', prompt: 'Is the cache safe?\nMore words.', text: 'Yes, mostly.\nDetails.', usage: null, error: null } });
 
     // The app's own row for an answer keeps the detail it stored (usage included); a deleted file drops the row.

@@ -43,8 +43,9 @@ describe('buildBrief', () => {
     });
 
     it('reads no clock, randomness or environment in the synthesis modules (source check)', () => {
-      for (const file of ['synthesize.ts', 'render.ts', 'files-touched.ts', 'text.ts', 'token-estimate.ts', 'ticks.ts', 'history.ts']) {
-        const source = readFileSync(path.join(REPO_ROOT, 'src/engine/handoff', file), 'utf8');
+      const handoff = ['synthesize.ts', 'render.ts', 'files-touched.ts', 'text.ts', 'token-estimate.ts', 'history.ts'].map((f) => `handoff/${f}`);
+      for (const file of [...handoff, 'records/tick-report.ts']) {
+        const source = readFileSync(path.join(REPO_ROOT, 'src/engine', file), 'utf8');
         expect(source, file).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.env|randomBytes|randomUUID/);
       }
     });

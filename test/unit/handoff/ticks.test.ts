@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeBlastRadius, parseTickRun, parseTickTask } from '../../../src/engine/handoff/ticks.js';
+import { describeBlastRadius, parseTickRun, parseTickTask } from '../../../src/engine/records/index.js';
 
 const REPORT = {
   run_id: 'run-20260510-0001',

@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAnswers, newAnswerId, recordAnswer, type RecordedAnswer } from '../../../src/engine/relay/record.js';
+import { newAnswerId, recordAnswer, type RecordedAnswer } from '../../../src/engine/relay/record.js';
+import { loadAnswers } from '../../../src/engine/records/index.js';
 import { relayProject } from '../../helpers/project.js';
 import { gitRepo } from '../../helpers/temp.js';
 

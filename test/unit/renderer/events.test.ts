@@ -21,19 +21,20 @@ const patchResult = (status: 'applied' | 'rejected' | 'rolled-back' | 'skipped',
 });
 
 describe('queriesToInvalidate()', () => {
-  it('refreshes History, the open run and the runtime when a task ends', () => {
-    expect(queriesToInvalidate({ type: 'task.completed', ...ids, kind: 'patch', result: { kind: 'patch', patch: patchResult('applied') } })).toEqual([['runtime'], ['runs'], ['run'], ['handoffPreview', 'demo']]);
-    expect(queriesToInvalidate({ type: 'task.failed', ...ids, kind: 'tick', error: { code: 'X', message: 'x' }, result: null })).toContainEqual(['runs']);
+  it('refreshes History, the open run and the brief when the recorder announces rows, whoever made them', () => {
+    expect(queriesToInvalidate({ type: 'runs.changed', projectId: 'demo', runIds: ['demo:patch:u1'], all: false })).toEqual([['runs'], ['run'], ['handoffPreview', 'demo']]);
+    expect(queriesToInvalidate({ type: 'runs.changed', projectId: 'demo', runIds: [], all: true })).toContainEqual(['runs']);
+    expect(queriesToInvalidate({ type: 'runs.rolled-back', projectId: 'demo', uuid: 'u1', runId: 'demo:patch:u1', title: 'Add a', restored: ['a.ts'] })).toContainEqual(['run']);
   });
 
-  it('refreshes the runtime (approvals) and the waiting row when a patch waits for approval', () => {
+  it('leaves History to runs.changed: task events only move the runtime (and a finished task the brief)', () => {
+    // Whichever listener hears a task's end first, its rows come with their own announcement.
+    expect(queriesToInvalidate({ type: 'task.completed', ...ids, kind: 'patch', result: { kind: 'patch', patch: patchResult('applied') } })).toEqual([['runtime'], ['handoffPreview', 'demo']]);
+    expect(queriesToInvalidate({ type: 'task.failed', ...ids, kind: 'tick', error: { code: 'X', message: 'x' }, result: null })).not.toContainEqual(['runs']);
     const review = { uuid: 'u', projectId: 'demo', gitCommitMsg: null, promptSummary: null, reasoning: [], warnings: [], files: [], linter: null, reason: 'manual-mode' as const };
-    expect(queriesToInvalidate({ type: 'task.waiting-approval', ...ids, approvalId: 'a1', review })).toEqual([['runtime'], ['runs'], ['run']]);
+    expect(queriesToInvalidate({ type: 'task.waiting-approval', ...ids, approvalId: 'a1', review })).toEqual([['runtime']]);
     expect(queriesToInvalidate({ type: 'task.approval-resolved', ...ids, approvalId: 'a1', decision: { approve: true }, by: 'user' })).toEqual([['runtime']]);
-  });
-
-  it('refreshes History when a task starts: the recorder has written its running row', () => {
-    expect(queriesToInvalidate({ type: 'task.started', ...ids, kind: 'tick', title: 'Tick' })).toEqual([['runtime'], ['runs']]);
+    expect(queriesToInvalidate({ type: 'task.started', ...ids, kind: 'tick', title: 'Tick' })).toEqual([['runtime']]);
     expect(queriesToInvalidate({ type: 'task.queued', ...ids, kind: 'tick', title: 'Tick', position: 1 })).toEqual([['runtime']]);
   });
 
@@ -83,6 +84,16 @@ describe('live state', () => {
     const once = reduceLive(EMPTY_LIVE, first);
     expect(reduceLive(once, first)).toBe(once);
     expect(fold([{ type: 'task.started', taskId: 'unknown', projectId: 'demo', kind: 'patch', title: 'P' }], once).tasks.unknown).toBeUndefined();
+  });
+
+  it('tells of a patch crash recovery rolled back (a notice naming it and what was restored), and nothing for runs.changed', () => {
+    const state = fold([
+      { type: 'runs.changed', projectId: 'demo', runIds: ['demo:patch:u1'], all: false },
+      { type: 'runs.rolled-back', projectId: 'demo', uuid: 'u1', runId: 'demo:patch:u1', title: 'Add a', restored: ['src/a.ts'] },
+    ]);
+    expect(state.notices).toHaveLength(1);
+    expect(state.notices[0]).toMatchObject({ tone: 'warning', title: 'Patch rolled back after an interrupted apply', projectId: 'demo' });
+    expect(state.notices[0]!.message).toContain('Add a: src/a.ts restored');
   });
 
   it('keeps a bounded number of tasks and notices', () => {

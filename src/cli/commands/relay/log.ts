@@ -22,8 +22,9 @@ export function registerLog(program: Command): void {
       .option('--json', 'print JSON')
       .option('-n, --limit <n>', 'show at most n transactions'),
     {
-      about: `The number before each entry is what \`relay revert <index>\` takes (1 = newest). Damaged
-record files are named on stderr.
+      about: `The number before each entry is what \`relay revert <index>\` takes (1 = newest). Transactions
+that crash recovery rolled back (the apply was interrupted) are listed after them, unnumbered.
+Damaged record files are named on stderr.
 --json prints an array of { index, uuid, createdAt, source, gitCommitMsg, promptSummary,
   files: [{ path, change, added, removed }], revertOf, revertedBy }.`,
       examples: ['relay log', 'relay log -n 5', 'relay log --json | jq ".[0].files"'],
@@ -34,23 +35,17 @@ record files are named on stderr.
     if (Number.isNaN(limit) || limit < 1) throw new UsageError('--limit must be a positive number');
     const root = requireProject(program);
     await recoverFirst(root);
-    const { scanCommitted } = await import('../../../engine/patch/state.js');
+    const { scanCommitted } = await import('../../../engine/records/transactions.js');
+    const { summariseTransaction, transactionTitle } = await import('../../../engine/records/transaction-summary.js');
     const { describeStats } = await import('../../../engine/patch/stats.js');
     const scanned = scanCommitted(root);
     const records = scanned.records.slice(0, limit);
     if (options.json) {
       printJson(
-        records.map((r, i) => ({
-          index: i + 1,
-          uuid: r.uuid,
-          createdAt: r.createdAt,
-          source: r.source,
-          gitCommitMsg: r.gitCommitMsg ?? null,
-          promptSummary: r.promptSummary ?? null,
-          files: r.files,
-          revertOf: r.revertOf ?? null,
-          revertedBy: r.revertedBy ?? null,
-        })),
+        records.map((r, i) => {
+          const { uuid, createdAt, source, gitCommitMsg, promptSummary, files, revertOf, revertedBy } = summariseTransaction(r);
+          return { index: i + 1, uuid, createdAt, source, gitCommitMsg, promptSummary, files, revertOf, revertedBy };
+        }),
       );
       return;
     }
@@ -61,6 +56,13 @@ record files are named on stderr.
       print(`     ${r.gitCommitMsg ?? r.promptSummary ?? '(no message)'} — ${describeStats(r.files)}`);
       r.files.forEach((f) => print(`       ${changeMark(f.change)} ${f.path} +${f.added}/-${f.removed}`));
     });
+    // Not transactions of the log (never applied, nothing to revert), but worth knowing about.
+    const rolledBack = scanned.rolledBack.slice(0, limit);
+    if (rolledBack.length > 0) print(`\nRolled back after an interrupted apply (never applied, so not numbered and not revertable):`);
+    for (const r of rolledBack) {
+      const restored = r.recovered?.restored.length ?? 0;
+      print(`     ${r.uuid}  ${r.recovered?.at ?? r.createdAt}  ${transactionTitle(r)} — ${restored} file${restored === 1 ? '' : 's'} put back`);
+    }
     for (const damaged of scanned.damaged) printError(`! ${damaged.code}: ${damaged.reason}`);
   });
 }

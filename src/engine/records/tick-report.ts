@@ -1,6 +1,6 @@
-// Tolerant readers of the tick runner's files (relais/TASK.json and relais/history/<run_id>/
-// report.json + meta.json), shaped after Relais' report and task schemas. The tick runner is built
-// separately, so these take what they recognise and skip what does not parse rather than fail.
+// The tolerant parser of a tick report (history/<run_id>/report.json + meta.json, or the
+// workspace's REPORT.json and TASK.json), shaped after Relais' report and task schemas. The tick
+// runner is built separately, so this takes what it recognises and skips what does not parse.
 
 /** A TASK as the orchestrator proposed it (relais/TASK.json or a report's `task`). */
 export interface TickTask {
