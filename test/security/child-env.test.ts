@@ -16,6 +16,7 @@ import { relay as relayCli, REPO_ROOT } from '../helpers/cli.js';
 import { agentLog, fakeAgentEnv, type AgentLog } from '../helpers/fake-agents.js';
 import { FAKE_AGENTS as FAKE_HANDOFF_AGENTS, recordPatch } from '../helpers/handoff.js';
 import { answer } from '../helpers/patches.js';
+import { succeeds } from '../helpers/result.js';
 import { gitIn, gitRepo, tempDir } from '../helpers/temp.js';
 import { builderDoes, EDIT_A, makeTask, TickRepo } from '../integration/tick/harness.js';
 
@@ -94,7 +95,7 @@ afterAll(() => {
 describe('child environments under a hostile parent environment', () => {
   describe('ask and review backends', () => {
     async function ask(log: AgentLog, backend: 'codex' | 'gemini' | 'claude'): Promise<RelayResult> {
-      return askRelay({ prompt: 'Is this safe?', repoPath: gitRepo({ 'a.txt': 'one\n' }), backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } });
+      return succeeds(askRelay({ prompt: 'Is this safe?', repoPath: gitRepo({ 'a.txt': 'one\n' }), backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } }));
     }
 
     it.each([
@@ -120,7 +121,7 @@ describe('child environments under a hostile parent environment', () => {
       gitIn(repoPath, 'switch', '-q', '-c', 'feature');
       writeFileSync(path.join(repoPath, 'a.txt'), 'one\ntwo\n');
       gitIn(repoPath, 'commit', '-qam', 'feature work');
-      await reviewRelay({ repoPath, backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } });
+      await succeeds(reviewRelay({ repoPath, backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } }));
       expectClean(log.only().env, own);
     });
   });

@@ -1,4 +1,4 @@
-import { RelayError } from './errors.js';
+import { CHECKED, relayFail, type RelayOutcome } from './errors.js';
 
 /** Largest context (file or text) sent to a backend, in UTF-8 bytes. */
 export const MAX_CONTEXT_FILE_BYTES = 200_000;
@@ -12,8 +12,8 @@ export function byteSize(text: string): number {
   return Buffer.byteLength(text, 'utf-8');
 }
 
-/** Throws RelayError TOO_LARGE when `text` is over `maxBytes`; exactly `maxBytes` passes. */
-export function ensureSizeLimit(label: string, text: string, maxBytes: number): void {
+/** TOO_LARGE when `text` is over `maxBytes`; exactly `maxBytes` passes. */
+export function checkSizeLimit(label: string, text: string, maxBytes: number): RelayOutcome<undefined> {
   const size = byteSize(text);
-  if (size > maxBytes) throw new RelayError('TOO_LARGE', `${label} is too large (${size} bytes; max ${maxBytes} bytes)`);
+  return size > maxBytes ? relayFail('TOO_LARGE', `${label} is too large (${size} bytes; max ${maxBytes} bytes)`) : CHECKED;
 }

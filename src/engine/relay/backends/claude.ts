@@ -1,7 +1,6 @@
-import { assertNever } from '../../result.js';
+import { assertNever, fail } from '../../result.js';
 import { sessionUsage } from '../../claude-usage.js';
-import { ClaudeBackendError } from '../errors.js';
-import { fitsInArgv, runCli, tail } from './cli.js';
+import { answerOf, ONE_SHOT_CLI, runWithPrompt, tail } from './cli.js';
 import type { Backend, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @anthropic-ai/claude-code';
@@ -85,36 +84,20 @@ export function isRootRefusal(text: string): boolean {
 /** The Claude Code CLI backend (`claude -p --output-format json`). */
 export const claudeBackend: Backend = {
   name: 'claude',
-  capabilities: {
-    transport: 'cli',
-    sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
-    nativeReview: null,
-    streaming: 'none',
-  },
+  capabilities: ONE_SHOT_CLI,
   async run(input) {
-    const inArgv = fitsInArgv(input.prompt);
-    const exit = await runCli(
-      {
-        program: 'claude',
-        installHint: INSTALL_HINT,
-        args: claudeArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
-        ...(inArgv ? {} : { input: input.prompt }),
-        fail: (code, message) => new ClaudeBackendError(code, message),
-      },
-      input,
-    );
+    const ran = await runWithPrompt({ program: 'claude', installHint: INSTALL_HINT, args: (prompt) => claudeArgs({ sandbox: input.sandbox, model: input.model, prompt }) }, input);
+    if (!ran.ok) return ran;
+    const exit = ran.value;
     const reply = parseClaudeJson(exit.stdout);
     const usage = sessionUsage(lastJsonObject(exit.stdout));
     if (usage) input.onEvent?.({ type: 'usage', usage });
-    if (reply.kind === 'answer') {
-      if (!reply.text.trim()) throw new ClaudeBackendError('EMPTY_ANSWER', 'claude completed without producing an answer');
-      return { text: reply.text.trim() };
-    }
+    if (reply.kind === 'answer') return answerOf('claude', reply.text);
     const detail = reply.kind === 'error' ? reply.message : tail(exit.stderr) || tail(exit.stdout);
     if (input.sandbox === 'danger-full-access' && isRootRefusal(`${detail}\n${exit.stderr}`)) {
-      throw new ClaudeBackendError('REPORTED_ERROR', 'claude refuses danger-full-access (bypassPermissions) when run as root or with sudo: use workspace-write, or run as a normal user');
+      return fail('REPORTED_ERROR', 'claude refuses danger-full-access (bypassPermissions) when run as root or with sudo: use workspace-write, or run as a normal user');
     }
     const lead = reply.kind === 'error' ? 'claude reported an error' : `claude exited with code ${exit.exitCode} without a JSON result`;
-    throw new ClaudeBackendError(reply.kind === 'error' ? 'REPORTED_ERROR' : 'EXIT_CODE', exit.redact(`${lead}${detail ? `: ${detail}` : ''}`));
+    return fail(reply.kind === 'error' ? 'REPORTED_ERROR' : 'EXIT_CODE', exit.redact(`${lead}${detail ? `: ${detail}` : ''}`));
   },
 };

@@ -1,6 +1,6 @@
-import { assertNever } from '../../result.js';
-import { GeminiBackendError, type BackendErrorCode } from '../errors.js';
-import { fitsInArgv, runCli, tail } from './cli.js';
+import { assertNever, fail } from '../../result.js';
+import type { BackendErrorCode } from '../errors.js';
+import { answerOf, ONE_SHOT_CLI, runWithPrompt, tail } from './cli.js';
 import type { Backend, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @google/gemini-cli';
@@ -80,40 +80,24 @@ export function geminiExitMeaning(exitCode: number): { code: BackendErrorCode; m
 /** The gemini CLI backend (`gemini -o json -p`). */
 export const geminiBackend: Backend = {
   name: 'gemini',
-  capabilities: {
-    transport: 'cli',
-    sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
-    nativeReview: null,
-    streaming: 'none',
-  },
+  capabilities: ONE_SHOT_CLI,
   async run(input) {
-    const inArgv = fitsInArgv(input.prompt);
-    const exit = await runCli(
-      {
-        program: 'gemini',
-        installHint: INSTALL_HINT,
-        args: geminiArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
-        ...(inArgv ? {} : { input: input.prompt }),
-        fail: (code, message) => new GeminiBackendError(code, message),
-      },
-      input,
-    );
+    const ran = await runWithPrompt({ program: 'gemini', installHint: INSTALL_HINT, args: (prompt) => geminiArgs({ sandbox: input.sandbox, model: input.model, prompt }) }, input);
+    if (!ran.ok) return ran;
+    const exit = ran.value;
     // The JSON answer is on stdout; in JSON mode the error document is written to stderr.
     const fromStdout = parseGeminiJson(exit.stdout);
     const reply = fromStdout.kind === 'unreadable' ? parseGeminiJson(exit.stderr) : fromStdout;
-    if (exit.exitCode === 0 && reply.kind === 'answer') {
-      if (!reply.text.trim()) throw new GeminiBackendError('EMPTY_ANSWER', 'gemini completed without producing an answer');
-      return { text: reply.text.trim() };
-    }
+    if (exit.exitCode === 0 && reply.kind === 'answer') return answerOf('gemini', reply.text);
     if (reply.kind === 'error') {
       const meaning = exit.exitCode === 0 ? { code: 'REPORTED_ERROR' as const, meaning: 'gemini reported an error' } : geminiExitMeaning(exit.exitCode);
-      throw new GeminiBackendError(meaning.code, exit.redact(`${meaning.meaning}: ${reply.message}`));
+      return fail(meaning.code, exit.redact(`${meaning.meaning}: ${reply.message}`));
     }
     if (exit.exitCode !== 0) {
       const meaning = geminiExitMeaning(exit.exitCode);
       const detail = tail(exit.stderr) || tail(exit.stdout);
-      throw new GeminiBackendError(meaning.code, exit.redact(`${meaning.meaning}${detail ? `: ${detail}` : ''}`));
+      return fail(meaning.code, exit.redact(`${meaning.meaning}${detail ? `: ${detail}` : ''}`));
     }
-    throw new GeminiBackendError('EMPTY_ANSWER', exit.redact(`gemini printed no JSON answer${tail(exit.stdout) ? `: ${tail(exit.stdout)}` : ''}`));
+    return fail('EMPTY_ANSWER', exit.redact(`gemini printed no JSON answer${tail(exit.stdout) ? `: ${tail(exit.stdout)}` : ''}`));
   },
 };
