@@ -104,7 +104,7 @@ describe.skipIf(process.platform === 'win32')('startHandoffInTerminal', () => {
     const started = lines<TerminalLine>(files.terminal).find((l) => l.event === 'started')!;
     const relayInvocation = currentRelayInvocation();
     expect(started.cwd).toBe(root);
-    expect(started.argv).toEqual(['-e', '/bin/sh', '-c', KEEP_OPEN_SCRIPT, 'relay-handoff', relayInvocation.node, relayInvocation.script, '-C', root, 'handoff', '--resume', briefId, '--to', 'codex']);
+    expect(started.argv).toEqual(['-e', '/bin/sh', '-c', KEEP_OPEN_SCRIPT, 'relay-handoff', relayInvocation.command, ...relayInvocation.args, '-C', root, 'handoff', '--resume', briefId, '--to', 'codex']);
     expect(started.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
 
     // The CLI dispatched: a new brief resumed from the saved one, and codex seeded with it.
