@@ -59,9 +59,7 @@ export function normaliseTime(value: string): string {
 }
 
 /** The id of a run: unique per project, kind and the key its file of truth uses. */
-export function runId(projectId: string, kind: RunKind, key: string): string {
-  return `${projectId}:${kind}:${key}`;
-}
+export { runId } from '../../shared/facts.js';
 
 function encodeCursor(row: Pick<Row, 'started_at' | 'id'>): string {
   return Buffer.from(JSON.stringify([row.started_at, row.id]), 'utf8').toString('base64url');

@@ -3,6 +3,8 @@
 // and is saved as a run by the host.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { TaskTicket } from '../../shared/contract.js';
+// The backends the relay ships with: one list, shared with the engine.
+import { BACKEND_NAMES as BACKENDS } from '../../shared/facts.js';
 import { href } from '../app/routes';
 import { TaskStatus } from '../components/TaskStatus';
 import { ErrorBox, Loading } from '../components/ui';
@@ -12,8 +14,6 @@ import { contextForRun, utf8Bytes } from '../lib/ask-context';
 import { groupDigits } from '../lib/blast';
 import { RenderedMarkdown } from '../lib/markdown';
 
-/** The backends the relay ships with (src/engine/relay/backends). */
-export const BACKENDS = ['codex', 'gemini', 'claude', 'ollama'] as const;
 
 function BackendPicker(props: { readonly value: string; readonly onChange: (value: string) => void }) {
   const id = useId();

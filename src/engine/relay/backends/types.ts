@@ -8,9 +8,9 @@ import type { BackendResult } from '../errors.js';
 export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
-/** Backends the relay knows. */
-export const BACKEND_NAMES = ['codex', 'gemini', 'claude', 'ollama'] as const;
-export type BackendName = (typeof BACKEND_NAMES)[number];
+/** Backends the relay knows (src/shared holds the list: the window offers the same ones). */
+export { BACKEND_NAMES, type BackendName } from '../../../shared/facts.js';
+import type { BackendName } from '../../../shared/facts.js';
 
 /**
  * What a running relay reports as it goes. `delta` pieces concatenate to the final answer;
