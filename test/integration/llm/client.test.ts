@@ -136,13 +136,14 @@ describe('HTTP model client', () => {
       expect(server.requests).toHaveLength(4);
     });
 
-    it('waits for real between attempts when no sleep is injected', async () => {
+    it('waits on a real timer between attempts when no sleep is injected, then retries', async () => {
       const server = await startLlmServer();
       server.script({ kind: 'text', status: 500, body: 'oops' }, { kind: 'json', body: { choices: [{ message: { content: 'ok' } }] } });
-      const made = createChatClient({ baseUrl: `${server.url}/v1`, protocol: 'completions', retry: { baseDelayMs: 40 } });
-      const started = Date.now();
-      await succeeds(made.chat(ask));
-      expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+      const made = createChatClient({ baseUrl: `${server.url}/v1`, protocol: 'completions', retry: { baseDelayMs: 1 } });
+      const retries: LlmEvent[] = [];
+      expect((await succeeds(made.chat(ask, { onEvent: (e) => retries.push(e) }))).message.content).toBe('ok');
+      expect(retries).toEqual([{ type: 'retry', attempt: 1, delayMs: 1, reason: expect.stringContaining('HTTP 500') }]);
+      expect(server.requests).toHaveLength(2);
     });
 
     it('does not retry other client errors', async () => {
@@ -219,15 +220,16 @@ describe('HTTP model client', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('stops waiting between retries when cancelled', async () => {
+    it('stops waiting between retries when cancelled, sending nothing more', async () => {
       const server = await startLlmServer();
       server.fallback = () => ({ kind: 'text', status: 503, body: 'down' });
       const controller = new AbortController();
-      const made = createChatClient({ baseUrl: `${server.url}/v1`, protocol: 'completions', retry: { baseDelayMs: 10_000 } });
-      setTimeout(() => controller.abort(), 100);
-      const started = Date.now();
-      expect((await fails(made.chat(ask, { signal: controller.signal }))).code).toBe('CANCELLED');
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // A ten-minute wait, on the real timer: only cancellation can end it within the test's timeout.
+      const made = createChatClient({ baseUrl: `${server.url}/v1`, protocol: 'completions', retry: { baseDelayMs: 600_000, maxDelayMs: 600_000 } });
+      // Cancelled once the wait has begun (the retry is announced just before it starts).
+      const failure = await fails(made.chat(ask, { signal: controller.signal, onEvent: (e) => void (e.type === 'retry' && setImmediate(() => controller.abort())) }));
+      expect(failure.code).toBe('CANCELLED');
+      expect(server.requests).toHaveLength(1);
     });
   });
 

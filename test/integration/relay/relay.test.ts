@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../../src/engine/relay/envelope.js';
@@ -6,28 +6,12 @@ import { relay, type Backend, type RelayEvent, type RelayOptions } from '../../.
 import { agentLog, fakeAgentEnv, FAKE_AGENTS_DIR, lastArg, type AgentLog } from '../../helpers/fake-agents.js';
 import { fails, succeeds } from '../../helpers/result.js';
 import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+import { alive, ended, pidWrittenTo } from '../../helpers/processes.js';
 
 /** Runs relay() against the fake agents with a fully controlled environment. */
 function ask(log: AgentLog, options: Partial<RelayOptions> & { extraEnv?: Record<string, string> } = {}) {
   const { extraEnv, ...rest } = options;
   return relay({ prompt: 'What is wrong with this?', repoPath: options.repoPath ?? gitRepo({ 'a.txt': 'one\n' }), env: fakeAgentEnv(log, extraEnv), ...rest });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The envelope size for a given request with no context or diff, minus the request itself. */
@@ -366,7 +350,7 @@ describe('relay()', () => {
       expect(error.message).toBe('codex timed out after 0.5 seconds');
       expect(error.cause?.code).toBe('TIMEOUT');
       const pid = Number(readFileSync(pidfile, 'utf8'));
-      await waitFor(() => !alive(pid));
+      await ended(pid);
     });
 
     it('lets a backend that throws (a bug) throw, untouched: only expected failures are values', async () => {
@@ -382,14 +366,13 @@ describe('relay()', () => {
       const pidfile = path.join(tempDir(), 'pid');
       const controller = new AbortController();
       const running = ask(log, { signal: controller.signal, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } });
-      await waitFor(() => existsSync(pidfile) && readFileSync(pidfile, 'utf8').length > 0);
-      const pid = Number(readFileSync(pidfile, 'utf8'));
+      const pid = await pidWrittenTo(pidfile);
       expect(alive(pid)).toBe(true);
       controller.abort();
       const error = await fails(running);
       expect(error.code).toBe('CANCELLED');
       expect(error.message).toBe('codex was cancelled');
-      await waitFor(() => !alive(pid));
+      await ended(pid);
     });
 
     it('starts nothing when already cancelled', async () => {

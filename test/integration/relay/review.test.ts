@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../../src/engine/relay/envelope.js';
@@ -6,6 +6,7 @@ import { reviewRelay, type Backend, type RelayEvent, type ReviewRelayOptions } f
 import { agentLog, fakeAgentEnv, lastArg, type AgentLog } from '../../helpers/fake-agents.js';
 import { fails, succeeds } from '../../helpers/result.js';
 import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+import { pidWrittenTo } from '../../helpers/processes.js';
 
 /** A repo on main with a feature branch checked out that changed a.txt in one commit. */
 function featureRepo(): string {
@@ -70,7 +71,7 @@ describe('reviewRelay()', () => {
       const pidfile = path.join(tempDir(), 'pid');
       const controller = new AbortController();
       const running = review(log, { signal: controller.signal, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } });
-      while (!existsSync(pidfile) || readFileSync(pidfile, 'utf8') === '') await new Promise((r) => setTimeout(r, 20));
+      await pidWrittenTo(pidfile);
       controller.abort();
       expect((await fails(running)).code).toBe('CANCELLED');
       expect(log.calls()).toHaveLength(1);
