@@ -1,4 +1,3 @@
-import { assertNever } from '../result.js';
 import { CompletionsStream, completionsBody, normaliseCompletion } from './completions.js';
 import { isRetryable, llmFail, llmFailure, type LlmFailure, type LlmResult } from './errors.js';
 import { asRecord, asString, tryParseJson } from './json.js';
@@ -46,59 +45,78 @@ export interface ChatClient {
   chat(request: ChatRequest, options?: ChatCallOptions): Promise<LlmResult<ChatResponse>>;
 }
 
-/** The endpoint path of each protocol. */
+/** One protocol's stream accumulator behind one shape: feeding returns the failure a chunk reports, else null. */
+interface StreamSink {
+  feed(text: string): LlmFailure | null;
+  end(): LlmResult<ChatResponse>;
+}
+
+/** Pushes each parsed item into the accumulator until one reports a failure. */
+function pushAll<T>(items: readonly T[], push: (item: T) => LlmFailure | null): LlmFailure | null {
+  for (const item of items) {
+    const failure = push(item);
+    if (failure) return failure;
+  }
+  return null;
+}
+
+/** A protocol's accumulator: takes one parsed item, reports a failure, adds up to the response. */
+interface Accumulator<T> {
+  push(item: T): LlmFailure | null;
+  finish(): LlmResult<ChatResponse>;
+}
+
+/** A body parser (SSE events, NDJSON values): what each chunk completed, or why it cannot be read. */
+interface BodyParser<T> {
+  feed(text: string): LlmResult<readonly T[]>;
+  end(): LlmResult<readonly T[]>;
+}
+
+/** A body parser feeding a protocol's accumulator: the first failure of either ends the stream. */
+function parsedSink<T>(parser: BodyParser<T>, accumulator: Accumulator<T>): StreamSink {
+  const take = (items: LlmResult<readonly T[]>): LlmFailure | null => (items.ok ? pushAll(items.value, (item) => accumulator.push(item)) : items.error);
+  return {
+    feed: (text) => take(parser.feed(text)),
+    end: () => {
+      const failure = take(parser.end());
+      return failure ? { ok: false, error: failure } : accumulator.finish();
+    },
+  };
+}
+
+/** An event stream feeding an accumulator of SSE payloads (an event stream has no unreadable chunk). */
+function sseSink(accumulator: { push(data: string, eventName: string | null): LlmFailure | null; finish(): LlmResult<ChatResponse> }): StreamSink {
+  const sse = new SseParser();
+  const parser: BodyParser<SseEvent> = { feed: (text) => ({ ok: true, value: sse.feed(text) }), end: () => ({ ok: true, value: sse.end() }) };
+  return parsedSink(parser, { push: (event) => accumulator.push(event.data, event.event), finish: () => accumulator.finish() });
+}
+
+/** One wire protocol: where it posts, how it writes a request and reads a reply or a stream. */
+interface ProtocolDialect {
+  /** Appended to the base URL. */
+  readonly path: string;
+  /** The diagnostic added to a 404. */
+  readonly notFoundHint: string;
+  readonly body: (request: ChatRequest) => Record<string, unknown>;
+  readonly normalise: (raw: unknown) => LlmResult<ChatResponse>;
+  readonly stream: (onEvent: LlmEventSink) => StreamSink;
+}
+
+// One row per protocol. A 404 hint names the other OpenAI protocol: servers often speak only one.
+const DIALECTS: Readonly<Record<LlmProtocol, ProtocolDialect>> = {
+  completions: { path: '/chat/completions', notFoundHint: 'the server may not implement /chat/completions: try api = "responses"', body: completionsBody, normalise: normaliseCompletion, stream: (onEvent) => sseSink(new CompletionsStream(onEvent)) },
+  responses: { path: '/responses', notFoundHint: 'the server may not implement /responses: try api = "completions"', body: responsesBody, normalise: normaliseResponse, stream: (onEvent) => sseSink(new ResponsesStream(onEvent)) },
+  ollama: { path: '/api/chat', notFoundHint: 'check the model name (`ollama pull <model>`) and that OLLAMA_HOST points at Ollama itself', body: ollamaBody, normalise: normaliseOllama, stream: (onEvent) => parsedSink<unknown>(new NdjsonParser(), new OllamaStream(onEvent)) },
+};
+
+/** The URL a protocol's requests are posted to. */
 export function endpointFor(baseUrl: string, protocol: LlmProtocol): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  switch (protocol) {
-    case 'completions':
-      return `${base}/chat/completions`;
-    case 'responses':
-      return `${base}/responses`;
-    case 'ollama':
-      return `${base}/api/chat`;
-    default:
-      return assertNever(protocol);
-  }
+  return `${baseUrl.replace(/\/+$/, '')}${DIALECTS[protocol].path}`;
 }
 
-/** The diagnostic added to a 404: the server may speak the other OpenAI protocol. */
+/** The diagnostic added to a 404: the server may speak the other OpenAI protocol, or lack the model. */
 export function notFoundHint(protocol: LlmProtocol): string {
-  switch (protocol) {
-    case 'responses':
-      return 'the server may not implement /responses: try api = "completions"';
-    case 'completions':
-      return 'the server may not implement /chat/completions: try api = "responses"';
-    case 'ollama':
-      return 'check the model name (`ollama pull <model>`) and that OLLAMA_HOST points at Ollama itself';
-    default:
-      return assertNever(protocol);
-  }
-}
-
-function requestBody(request: ChatRequest, protocol: LlmProtocol): Record<string, unknown> {
-  switch (protocol) {
-    case 'completions':
-      return completionsBody(request);
-    case 'responses':
-      return responsesBody(request);
-    case 'ollama':
-      return ollamaBody(request);
-    default:
-      return assertNever(protocol);
-  }
-}
-
-function normalise(raw: unknown, protocol: LlmProtocol): LlmResult<ChatResponse> {
-  switch (protocol) {
-    case 'completions':
-      return normaliseCompletion(raw);
-    case 'responses':
-      return normaliseResponse(raw);
-    case 'ollama':
-      return normaliseOllama(raw);
-    default:
-      return assertNever(protocol);
-  }
+  return DIALECTS[protocol].notFoundHint;
 }
 
 /** The server's own words from an error body (OpenAI `{error:{message}}`, Ollama `{error}`), else the text. */
@@ -125,60 +143,6 @@ function describeNetworkError(error: unknown): string {
   return [cause?.code, cause?.message ?? err.message].filter(Boolean).join(' ') || String(error);
 }
 
-/** One protocol's stream accumulator behind one shape: feeding returns the failure a chunk reports, else null. */
-interface StreamSink {
-  feed(text: string): LlmFailure | null;
-  end(): LlmResult<ChatResponse>;
-}
-
-/** Pushes each parsed item into the accumulator until one reports a failure. */
-function pushAll<T>(items: readonly T[], push: (item: T) => LlmFailure | null): LlmFailure | null {
-  for (const item of items) {
-    const failure = push(item);
-    if (failure) return failure;
-  }
-  return null;
-}
-
-/** An SSE body feeding an accumulator: feed and end share one parser. */
-function sseSink(push: (event: SseEvent) => LlmFailure | null, finish: () => LlmResult<ChatResponse>): StreamSink {
-  const sse = new SseParser();
-  return {
-    feed: (text) => pushAll(sse.feed(text), push),
-    end: () => {
-      const failure = pushAll(sse.end(), push);
-      return failure ? { ok: false, error: failure } : finish();
-    },
-  };
-}
-
-function streamSink(protocol: LlmProtocol, onEvent: LlmEventSink): StreamSink {
-  switch (protocol) {
-    case 'completions': {
-      const acc = new CompletionsStream(onEvent);
-      return sseSink((e) => acc.push(e.data), () => acc.finish());
-    }
-    case 'responses': {
-      const acc = new ResponsesStream(onEvent);
-      return sseSink((e) => acc.push(e.event, e.data), () => acc.finish());
-    }
-    case 'ollama': {
-      const nd = new NdjsonParser();
-      const acc = new OllamaStream(onEvent);
-      const take = (lines: LlmResult<unknown[]>): LlmFailure | null => (lines.ok ? pushAll(lines.value, (v) => acc.push(v)) : lines.error);
-      return {
-        feed: (text) => take(nd.feed(text)),
-        end: () => {
-          const failure = take(nd.end());
-          return failure ? { ok: false, error: failure } : acc.finish();
-        },
-      };
-    }
-    default:
-      return assertNever(protocol);
-  }
-}
-
 /**
  * Creates a client for /chat/completions, /responses or Ollama's /api/chat over the
  * platform's fetch. Timeouts, dropped connections, 429 and 5xx are retried with bounded
@@ -188,6 +152,7 @@ function streamSink(protocol: LlmProtocol, onEvent: LlmEventSink): StreamSink {
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
   const endpoint = endpointFor(options.baseUrl, options.protocol);
+  const dialect = DIALECTS[options.protocol];
   const policy = retryPolicy(options.retry);
   const doFetch = options.fetch ?? fetch;
   const sleep = options.sleep ?? abortableSleep;
@@ -213,9 +178,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       const text = await response.text();
       const raw = tryParseJson(text);
       if (raw === null) return llmFail('BAD_RESPONSE', `The server's reply is not JSON: ${text.slice(0, 120)}`);
-      return normalise(raw, options.protocol);
+      return dialect.normalise(raw);
     }
-    const sink = streamSink(options.protocol, onEvent);
+    const sink = dialect.stream(onEvent);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     for (;;) {
@@ -244,7 +209,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       arm(timeoutMs);
-      const body = JSON.stringify(requestBody(request, options.protocol));
+      const body = JSON.stringify(dialect.body(request));
       const response = await doFetch(endpoint, { method: 'POST', headers, body, signal: controller.signal });
       arm(idleTimeoutMs);
       const result = await readResponse(response, request, onEvent, () => arm(idleTimeoutMs));

@@ -131,8 +131,8 @@ export class ResponsesStream {
 
   constructor(private readonly onEvent?: LlmEventSink) {}
 
-  /** Takes one SSE event (its name and data payload); returns the failure it reports, else null. */
-  push(eventName: string | null, data: string): LlmFailure | null {
+  /** Takes one SSE event (its data payload, and its name when it has one); returns the failure it reports, else null. */
+  push(data: string, eventName: string | null = null): LlmFailure | null {
     if (data.trim() === '[DONE]') return null;
     const payload = asRecord(tryParseJson(data));
     if (!payload) return llmFailure('BAD_RESPONSE', `The stream carried data that is not a JSON object: ${data.slice(0, 120)}`);

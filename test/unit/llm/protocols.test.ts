@@ -134,10 +134,10 @@ describe('/responses', () => {
     it('uses the response.completed payload when present, streaming deltas meanwhile', () => {
       const events: LlmEvent[] = [];
       const stream = new ResponsesStream((e) => events.push(e));
-      stream.push('response.created', JSON.stringify({ type: 'response.created', response: { id: 'r' } }));
-      stream.push(null, JSON.stringify({ type: 'response.reasoning_summary_text.delta', delta: 'Think' }));
-      stream.push(null, JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }));
-      stream.push(null, JSON.stringify({ type: 'response.completed', response: { id: 'r', model: 'gpt-5', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there' }] }] } }));
+      stream.push(JSON.stringify({ type: 'response.created', response: { id: 'r' } }), 'response.created');
+      stream.push(JSON.stringify({ type: 'response.reasoning_summary_text.delta', delta: 'Think' }));
+      stream.push(JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }));
+      stream.push(JSON.stringify({ type: 'response.completed', response: { id: 'r', model: 'gpt-5', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there' }] }] } }));
       const response = valueOf(stream.finish());
       expect(response.message.content).toBe('Hi there');
       expect(response.id).toBe('r');
@@ -146,9 +146,9 @@ describe('/responses', () => {
 
     it('accepts response.done, and fills an empty completed payload from deltas and finished items', () => {
       const stream = new ResponsesStream();
-      stream.push(null, JSON.stringify({ type: 'response.output_text.delta', delta: 'Answer' }));
-      stream.push(null, JSON.stringify({ type: 'response.output_item.done', item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' } }));
-      stream.push(null, JSON.stringify({ type: 'response.done', response: { id: 'r2', status: 'completed', output: [], usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } }));
+      stream.push(JSON.stringify({ type: 'response.output_text.delta', delta: 'Answer' }));
+      stream.push(JSON.stringify({ type: 'response.output_item.done', item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' } }));
+      stream.push(JSON.stringify({ type: 'response.done', response: { id: 'r2', status: 'completed', output: [], usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } }));
       const response = valueOf(stream.finish());
       expect(response.message.content).toBe('Answer');
       expect(response.message.toolCalls).toEqual([{ id: 'c1', name: 'f', arguments: '{}' }]);
@@ -157,17 +157,17 @@ describe('/responses', () => {
 
     it('falls back to the deltas when no completed event arrives', () => {
       const stream = new ResponsesStream();
-      stream.push('response.output_text.delta', '{"type":"response.output_text.delta","delta":"part 1, "}');
-      stream.push('response.output_text.delta', '{"type":"response.output_text.delta","delta":"part 2"}');
+      stream.push('{"type":"response.output_text.delta","delta":"part 1, "}', 'response.output_text.delta');
+      stream.push('{"type":"response.output_text.delta","delta":"part 2"}', 'response.output_text.delta');
       expect(valueOf(stream.finish()).message.content).toBe('part 1, part 2');
     });
 
     it('errors on an empty stream, on response.failed and on an error event', () => {
       expect(errorOf(new ResponsesStream().finish()).code).toBe('EMPTY_STREAM');
-      const failed = errorOf(new ResponsesStream().push(null, JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'The model crashed' } } })));
+      const failed = errorOf(new ResponsesStream().push(JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'The model crashed' } } })));
       expect(failed.code).toBe('RESPONSE_FAILED');
       expect(failed.message).toContain('The model crashed');
-      expect(errorOf(new ResponsesStream().push('error', JSON.stringify({ type: 'error', message: 'bad key' }))).message).toContain('bad key');
+      expect(errorOf(new ResponsesStream().push(JSON.stringify({ type: 'error', message: 'bad key' }), 'error')).message).toContain('bad key');
     });
   });
 });

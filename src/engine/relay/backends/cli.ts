@@ -3,7 +3,8 @@ import type { BackendResult } from '../errors.js';
 import { agentChildEnv, redactSecrets, secretValuesOf } from '../../secrets/index.js';
 import { DEPTH_ENV } from '../depth.js';
 import { locateProgram } from './locate.js';
-import type { BackendCapabilities, BackendReply, BackendRunInput } from './types.js';
+import type { ProcOutput, ProcRequest } from '../../proc/run.js';
+import type { Backend, BackendReply, BackendRunInput, SandboxMode } from './types.js';
 
 /**
  * Longest prompt passed as one argv element. Linux refuses a single argument over 128 KiB
@@ -17,21 +18,15 @@ export function fitsInArgv(prompt: string): boolean {
 }
 
 /** One invocation of an agent CLI. */
-export interface CliCall {
+export interface CliCall extends Pick<ProcRequest, 'input' | 'onStdout' | 'onStderr'> {
   readonly program: 'codex' | 'gemini' | 'claude';
   readonly installHint: string;
   readonly args: readonly string[];
-  /** Written to stdin; absent keeps stdin closed. */
-  readonly input?: string;
-  readonly onStdout?: (text: string) => void;
-  readonly onStderr?: (text: string) => void;
 }
 
 /** What an agent CLI printed after exiting on its own. */
-export interface CliExit {
+export interface CliExit extends Pick<ProcOutput, 'stdout' | 'stderr'> {
   readonly exitCode: number;
-  readonly stdout: string;
-  readonly stderr: string;
   /** Withholds secrets (by rule, and the caller's own secret values) in text that goes into a message. */
   readonly redact: (text: string) => string;
 }
@@ -107,21 +102,31 @@ export function lineFeeder(onLine: (line: string) => void): (text: string) => vo
   };
 }
 
-/** What claude and gemini have in common: one JSON reply at the end, every sandbox, no review of their own. */
-export const ONE_SHOT_CLI: BackendCapabilities = {
-  transport: 'cli',
-  sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
-  nativeReview: null,
-  streaming: 'none',
-};
+/** How a one-shot agent CLI (claude, gemini) is run and judged. */
+export interface OneShotCli {
+  readonly name: 'claude' | 'gemini';
+  readonly installHint: string;
+  /** argv for the envelope as its last argument, or (prompt null) for the envelope on stdin. */
+  readonly args: (options: { sandbox: SandboxMode; model: string | null; prompt: string | null }) => string[];
+  /** The answer, or the failure, in what the CLI printed. */
+  readonly judge: (exit: CliExit, input: BackendRunInput) => BackendResult<BackendReply>;
+}
 
 /**
- * Runs a one-shot agent CLI with the envelope as its last argument, or on stdin when it is too
- * big for argv (`args` gets null then, and says how the CLI is told to read stdin).
+ * A backend over a one-shot agent CLI: one JSON reply at the end, every sandbox, no review of
+ * its own. The envelope is its last argument, or goes on stdin when it is too big for argv.
  */
-export function runWithPrompt(call: { readonly program: CliCall['program']; readonly installHint: string; readonly args: (prompt: string | null) => string[] }, input: BackendRunInput): Promise<BackendResult<CliExit>> {
-  const inArgv = fitsInArgv(input.prompt);
-  return runCli({ program: call.program, installHint: call.installHint, args: call.args(inArgv ? input.prompt : null), ...(inArgv ? {} : { input: input.prompt }) }, input);
+export function oneShotCliBackend(cli: OneShotCli): Backend {
+  return {
+    name: cli.name,
+    capabilities: { transport: 'cli', sandboxes: ['read-only', 'workspace-write', 'danger-full-access'], nativeReview: null, streaming: 'none' },
+    async run(input) {
+      const inArgv = fitsInArgv(input.prompt);
+      const args = cli.args({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null });
+      const ran = await runCli({ program: cli.name, installHint: cli.installHint, args, ...(inArgv ? {} : { input: input.prompt }) }, input);
+      return ran.ok ? cli.judge(ran.value, input) : ran;
+    },
+  };
 }
 
 /** The answer, trimmed; a blank one is EMPTY_ANSWER ("<program> completed without producing an answer"). */
