@@ -29,7 +29,12 @@ export async function run(): Promise<void> {
     git('-c', 'user.name=bench', '-c', 'user.email=bench@relay-desk.invalid', 'commit', '-qm', 'init');
     writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\n');
     const env = { PATH: [FAKES, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter), PHONE_A_FRIEND_DEPTH: '0' };
-    report('relay() to the fake codex CLI, with --include-diff', await medianMs(() => relay({ prompt: 'Check', repoPath: repo, includeDiff: true, env }), 9));
+    const askOnce = async (): Promise<void> => {
+      // A failed relay is fast and would make a fine-looking median: it stops the bench instead.
+      const outcome = await relay({ prompt: 'Check', repoPath: repo, includeDiff: true, env });
+      if (!outcome.ok) throw new Error(`relay() failed: ${outcome.error.code}: ${outcome.error.message}`);
+    };
+    report('relay() to the fake codex CLI, with --include-diff', await medianMs(askOnce, 9));
   } finally {
     rmSync(repo, { recursive: true, force: true });
   }

@@ -73,7 +73,8 @@ const commanderLazyChildProcess = {
 };
 
 const result = await build({
-  entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts' },
+  // relay-embedded: `runRelayCli(args)`, imported by the packaged app's --relay-cli mode (src/main/relay-cli.ts).
+  entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts', 'relay-embedded': 'src/cli/relay-embedded.ts' },
   outdir: 'dist/cli',
   bundle: true,
   platform: 'node',
@@ -112,7 +113,7 @@ for (const name of await readdir('dist/cli')) {
 // program's) must stay small.
 const outputs = result.metafile.outputs;
 const programChunks = Object.keys(outputs).filter((file) => PROGRAMS.includes(outputs[file].entryPoint ?? '') || Object.keys(outputs[file].inputs).some((input) => PROGRAMS.includes(input)));
-for (const entry of ['dist/cli/relay.js', 'dist/cli/relais.js', ...programChunks.filter((file) => file.endsWith('.js'))]) {
+for (const entry of ['dist/cli/relay.js', 'dist/cli/relais.js', 'dist/cli/relay-embedded.js', ...programChunks.filter((file) => file.endsWith('.js'))]) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;

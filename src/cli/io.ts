@@ -124,9 +124,11 @@ export function withHelp(command: Command, footer: HelpFooter): Command {
  * Runs a commander program with the CLIs' exit codes: 0 for help and version, 2 for usage
  * errors, 1 for an unexpected error (printed with its stack), otherwise what the command set.
  */
-export async function runProgram(program: Command): Promise<void> {
+export async function runProgram(program: Command, args: readonly string[]): Promise<void> {
   try {
-    await program.parseAsync(process.argv);
+    // The arguments alone ('user'): under Node they follow the script, under the packaged app's
+    // --relay-cli they follow that flag, so process.argv's layout is never guessed at.
+    await program.parseAsync([...args], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version asked for exit 0; help shown because the command line was incomplete

@@ -35,8 +35,8 @@ Exit codes: 0 success (run) or ok, 1 STOP, BLOCKED or a failed check, 2 the comm
   return program;
 }
 
-/** Runs `relais` (its arguments are read from process.argv). */
-export async function main(): Promise<void> {
+/** Runs `relais` with these arguments (what follows the script). */
+export async function main(args: readonly string[]): Promise<void> {
   endQuietlyOnClosedPipe();
-  await runProgram(buildRelaisProgram());
+  await runProgram(buildRelaisProgram(), args);
 }

@@ -84,8 +84,8 @@ Exit codes: 0 done, 1 refused or failed (files untouched), 2 the command line wa
   return program;
 }
 
-/** Runs `relay` with these arguments (process.argv after the script). */
+/** Runs `relay` with these arguments (what follows the script, or the app's --relay-cli flag). */
 export async function main(args: readonly string[]): Promise<void> {
   endQuietlyOnClosedPipe();
-  await runProgram(buildRelayProgram(namedCommand(args)));
+  await runProgram(buildRelayProgram(namedCommand(args)), args);
 }

@@ -2,7 +2,7 @@
 // cancellation, the answer's record, and the exit code. Loaded only when one of them runs.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { newAnswerId, recordAnswer, RelayError, type RelayErrorCode, type RelayEvent, type RelayResult } from '../engine/relay/index.js';
+import { newAnswerId, recordAnswer, type RelayErrorCode, type RelayEvent, type RelayOutcome, type RelayResult } from '../engine/relay/index.js';
 import { assertNever } from '../engine/result.js';
 import { EXIT, printError, printJson } from './io.js';
 import type { CommonFlags } from './relay-options.js';
@@ -60,14 +60,23 @@ export interface Asked {
 }
 
 /** Runs one relay call with Ctrl+C wired to cancellation, printing and recording the outcome. */
-export async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, asked: Asked, call: (signal: AbortSignal, onEvent: (event: RelayEvent) => void) => Promise<R>): Promise<void> {
+export async function runRelayCommand<R extends RelayResult>(flags: CommonFlags, asked: Asked, call: (signal: AbortSignal, onEvent: (event: RelayEvent) => void) => Promise<RelayOutcome<R>>): Promise<void> {
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
   const printer = terminalPrinter(flags);
   try {
-    const result = await call(controller.signal, printer.onEvent);
+    const outcome = await call(controller.signal, printer.onEvent);
+    if (!outcome.ok) {
+      const { error } = outcome;
+      printer.abandon();
+      printError(`✘ ${error.message}`);
+      if (flags.json) printJson({ ok: false, error: { code: error.code, message: error.message } });
+      process.exitCode = USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failed;
+      return;
+    }
+    const result = outcome.value;
     printer.finish(result.answer);
     // Recorded so a handoff brief (here or in the app) knows what the other agent said.
     const id = newAnswerId();
@@ -75,11 +84,9 @@ export async function runRelayCommand<R extends RelayResult>(flags: CommonFlags,
     if (flags.json) printJson({ ok: true, ...result, ...(record ? { recordId: id } : {}) });
     process.exitCode = EXIT.ok;
   } catch (error) {
+    // A bug: the stream cut short still ends its line before the error is reported.
     printer.abandon();
-    if (!(error instanceof RelayError)) throw error;
-    printError(`✘ ${error.message}`);
-    if (flags.json) printJson({ ok: false, error: { code: error.code, message: error.message } });
-    process.exitCode = USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failed;
+    throw error;
   } finally {
     process.off('SIGINT', cancel);
     process.off('SIGTERM', cancel);

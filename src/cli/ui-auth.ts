@@ -3,22 +3,11 @@
 // from our own origin AND carry a session secret the page holds in its sessionStorage. A cookie
 // is never read: browsers send loopback cookies to every port, so a cookie proves nothing.
 import type { IncomingMessage } from 'node:http';
+import type { HttpRefusalCode } from '../shared/transport-errors.js';
 import { SESSION_PROTOCOL_PREFIX } from '../shared/wire.js';
 
-/** Why a request was refused; each is a stable code the page and tests rely on. */
-export type RefusalCode =
-  | 'HOST_REFUSED'
-  | 'ORIGIN_REQUIRED'
-  | 'ORIGIN_REFUSED'
-  | 'SESSION_REQUIRED'
-  | 'SESSION_UNKNOWN'
-  | 'CONTENT_TYPE_REFUSED'
-  | 'BAD_REQUEST'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'LAUNCH_TOKEN_UNKNOWN'
-  | 'LAUNCH_TOKEN_USED'
-  | 'LAUNCH_TOKEN_EXPIRED';
+/** Why a request was refused; each is a stable code the page and tests rely on (one union, shared with the page). */
+export type RefusalCode = HttpRefusalCode;
 
 export interface Refusal {
   readonly status: 400 | 401 | 403 | 404 | 405 | 415;

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Host } from '../host/index.js';
-import { TRANSPORT_ERRORS } from '../shared/contract.js';
+import { TRANSPORT_ERRORS, type IpcError, type TransportErrorCode } from '../shared/contract.js';
 import { LAUNCH_FRAGMENT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
 import { checkHost, checkOrigin, checkSession, sessionFromAuthorization, sessionFromProtocols, type Refusal } from './ui-auth.js';
 import { createCredentials, type Credentials } from './ui-credentials.js';
@@ -50,7 +50,7 @@ const FrameSchema = z.strictObject({
 });
 
 /** Reads one WebSocket message as a call, or says why it is not one. */
-export function readFrame(data: RawData, isBinary: boolean): CallFrame | { readonly id: string | number | null; readonly error: { code: string; message: string } } {
+export function readFrame(data: RawData, isBinary: boolean): CallFrame | { readonly id: string | number | null; readonly error: IpcError<TransportErrorCode> } {
   const refuse = (message: string, id: string | number | null = null) => ({ id, error: { code: TRANSPORT_ERRORS.malformedMessage, message } });
   if (isBinary) return refuse('Binary frames are not accepted; send JSON text.');
   let value: unknown;

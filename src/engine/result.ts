@@ -21,7 +21,5 @@ export function fail<Code extends string>(code: Code, message: string, path?: st
   return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
 }
 
-/** Exhaustiveness check for switches over closed unions. */
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
-}
+/** Exhaustiveness check for switches over closed unions (one definition, shared with the window). */
+export { assertNever } from '../shared/facts.js';

@@ -4,8 +4,8 @@ import type { Engines, HandoffEngine, RelayContext, RelayEngine, TickEngine } fr
 import { blastLine, runTick } from '../engine/tick/index.js';
 import { sessionUsage } from '../engine/claude-usage.js';
 import { handoffEngine } from '../engine/handoff/index.js';
-import { DEFAULT_REVIEW_PROMPT, newAnswerId, recordAnswer, relay, RelayError, reviewRelay, type Env, type RelayEvent } from '../engine/relay/index.js';
-import { fail, ok, type Result } from '../engine/result.js';
+import { DEFAULT_REVIEW_PROMPT, newAnswerId, recordAnswer, relay, reviewRelay, type Env, type RelayErrorCode, type RelayEvent, type RelayOutcome } from '../engine/relay/index.js';
+import { ok, type Result } from '../engine/result.js';
 import type { RelayResult } from '../shared/schemas.js';
 
 export interface RealEngineOptions {
@@ -62,19 +62,16 @@ function forward(context: RelayContext): (event: RelayEvent) => void {
 }
 
 /**
- * Runs a relay call, turning RelayError into a failure value (anything else still throws). An
- * answer is recorded in the project's `.relaycode/answers/` under the run's id, as the CLI does.
+ * Runs a relay call; an answer is recorded in the project's `.relaycode/answers/` under the
+ * run's id, as the CLI does. A failure passes through with its code and message.
  */
-async function asResult(root: string, asked: { kind: 'ask' | 'review'; prompt: string }, now: () => Date, run: () => Promise<{ backend: string; answer: string }>): Promise<Result<RelayResult>> {
-  try {
-    const result = await run();
-    const runId = newAnswerId();
-    recordAnswer(root, { id: runId, kind: asked.kind, backend: result.backend, createdAt: now().toISOString(), prompt: asked.prompt, answer: result.answer, ok: true });
-    return ok({ runId, backend: result.backend, text: result.answer, usage: null });
-  } catch (error) {
-    if (error instanceof RelayError) return fail(error.code, error.message);
-    throw error;
-  }
+async function asResult(root: string, asked: { kind: 'ask' | 'review'; prompt: string }, now: () => Date, run: () => Promise<RelayOutcome<{ backend: string; answer: string }>>): Promise<Result<RelayResult, RelayErrorCode>> {
+  const outcome = await run();
+  if (!outcome.ok) return { ok: false, error: { code: outcome.error.code, message: outcome.error.message } };
+  const result = outcome.value;
+  const runId = newAnswerId();
+  recordAnswer(root, { id: runId, kind: asked.kind, backend: result.backend, createdAt: now().toISOString(), prompt: asked.prompt, answer: result.answer, ok: true });
+  return ok({ runId, backend: result.backend, text: result.answer, usage: null });
 }
 
 /** "Ask a friend" over src/engine/relay. */

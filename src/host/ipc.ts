@@ -1,7 +1,7 @@
 // The Electron binding of the host, written against a minimal ipcMain-like interface so it can
 // be tested in plain Node: src/main passes Electron's real ipcMain and a sender check.
 import { CHANNEL_NAMES, EVENT_CHANNEL, ipcChannel } from '../shared/channels.js';
-import type { EventEnvelope, IpcReply } from '../shared/contract.js';
+import { TRANSPORT_ERRORS, type EventEnvelope, type IpcReply } from '../shared/contract.js';
 import type { Host } from './host.js';
 
 /** The part of Electron's ipcMain this binding uses. */
@@ -20,7 +20,7 @@ export function bindIpcMain(ipcMain: IpcMainLike, host: Host, options: { readonl
   for (const name of CHANNEL_NAMES) {
     ipcMain.handle(ipcChannel(name), async (event, input) => {
       if (!options.isTrustedSender(event)) {
-        return { ok: false, error: { code: 'UNTRUSTED_SENDER', message: `${name} was called from ${event.senderFrame?.url ?? 'an unknown frame'}, which is not Relay Desk's window.` } };
+        return { ok: false, error: { code: TRANSPORT_ERRORS.untrustedSender, message: `${name} was called from ${event.senderFrame?.url ?? 'an unknown frame'}, which is not Relay Desk's window.` } };
       }
       return host.invoke(name, input);
     });

@@ -1,15 +1,12 @@
-// Electron's entry point: one instance, the app:// scheme, then the composition root.
-import { app } from 'electron';
-import { defaultDataDir } from '../engine/store/paths.js';
-import { registerAppScheme, startApp } from './app-shell.js';
+// Electron's entry point: the one file that imports electron's runtime. It hands the real module
+// and process to launch.ts, where everything that decides anything is (and is tested in Node).
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, protocol, session, shell, Tray } from 'electron';
+import path from 'node:path';
+import { launch } from './launch.js';
 
-// The data folder comes from the one resolver `relay ui` uses too (RELAY_DESK_DATA_DIR, the XDG
-// rules, the platform's folder), so the app and the CLI never disagree about where it is.
-app.setPath('userData', defaultDataDir(process.env));
-registerAppScheme();
-if (!app.requestSingleInstanceLock()) {
-  // Another Relay Desk is running; it shows its window (second-instance) and this one leaves.
-  app.quit();
-} else {
-  void app.whenReady().then(startApp);
-}
+void launch(
+  { app, BrowserWindow, Tray, Menu, Notification, clipboard, dialog, ipcMain, protocol, session, shell },
+  process,
+  // The bundle is out/main/index.js; the preload sits beside it in out/preload.
+  { preloadDir: path.join(import.meta.dirname, '../preload') },
+);

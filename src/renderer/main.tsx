@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { installRelay } from './transport/install';
+import { TRANSPORT_ERRORS } from '../shared/transport-errors.js';
 import './styles.css';
 
 installRelay();
@@ -16,7 +17,7 @@ const queryClient = new QueryClient({
       refetchOnWindowFocus: false,
       staleTime: 30_000,
       // A refusal from the host (unknown run, invalid input) will not change by asking again.
-      retry: (count, error) => count < 2 && (error as { code?: string }).code === 'DISCONNECTED',
+      retry: (count, error) => count < 2 && (error as { code?: string }).code === TRANSPORT_ERRORS.disconnected,
     },
   },
 });

@@ -3,6 +3,7 @@
 // the preload and the renderer all derive from this table. Renderer-safe: imports zod only.
 import { z } from 'zod';
 import { EventEnvelopeSchema, type EventEnvelope } from './events.js';
+import type { IpcError } from './transport-errors.js';
 import {
   AppSettingsSchema,
   ApprovalPolicySchema,
@@ -381,19 +382,14 @@ export type ChannelInput<C extends ChannelName> = z.input<Contract[C]['input']>;
 export type ChannelArgs<C extends ChannelName> = z.output<Contract[C]['input']>;
 export type ChannelOutput<C extends ChannelName> = z.output<Contract[C]['output']>;
 
-/** How every reply crosses a process boundary: errors are data, never thrown exceptions. */
-export type IpcReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+/**
+ * How every reply crosses a process boundary: errors are data, never thrown exceptions. `Code`
+ * narrows the error codes where they are known (a transport's own refusals, an engine's union).
+ */
+export type IpcReply<T, Code extends string = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: IpcError<Code> };
 
 /** Error codes the transport itself produces (handlers add their own, e.g. UNKNOWN_PROJECT). */
-export const TRANSPORT_ERRORS = {
-  invalidInput: 'INVALID_INPUT',
-  unknownChannel: 'UNKNOWN_CHANNEL',
-  internal: 'INTERNAL',
-  outputInvalid: 'OUTPUT_INVALID',
-  malformedMessage: 'MALFORMED_MESSAGE',
-  disconnected: 'DISCONNECTED',
-  unavailable: 'UNAVAILABLE',
-} as const;
+export { TRANSPORT_ERRORS, type HttpRefusalCode, type IpcError, type TransportErrorCode } from './transport-errors.js';
 
 /** The envelope schema for events pushed to listeners. */
 export { EventEnvelopeSchema };

@@ -1,6 +1,7 @@
 // Plain data shared by the engine, the host, the preload and the renderer. Declared once as zod
 // schemas; the TypeScript types are inferred from them. Renderer-safe: imports zod only.
 import { z } from 'zod';
+import { RUN_KINDS, RUN_STATUSES } from './facts.js';
 
 /** A project id as relay.config.json spells it (also the key answers are routed by). */
 export const ProjectIdSchema = z.string().trim().min(1).max(200);
@@ -111,11 +112,11 @@ export type DecisionData = z.infer<typeof DecisionSchema>;
 export const TaskKindSchema = z.enum(['patch', 'revert', 'tick', 'ask', 'review', 'handoff', 'commit']);
 export type TaskKind = z.infer<typeof TaskKindSchema>;
 
-export const RunKindSchema = z.enum(['patch', 'tick', 'relay', 'review', 'handoff']);
+export const RunKindSchema = z.enum(RUN_KINDS);
 export type RunKind = z.infer<typeof RunKindSchema>;
 
 /** Where a run is in its life. The outcome itself is `verdict` + `code`. */
-export const RunStatusSchema = z.enum(['running', 'waiting', 'done', 'failed', 'cancelled']);
+export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** A patch transaction as the engine reports it at the end of a task. */

@@ -1,6 +1,7 @@
 // The frames `relay ui` exchanges over its WebSocket. Types only (plus two constants), so the
 // renderer's client and the server agree without either importing the other.
 import type { EventEnvelope, IpcReply } from './contract.js';
+import type { HttpRefusalCode, IpcError, TransportErrorCode } from './transport-errors.js';
 
 /** The WebSocket's path on the `relay ui` server. */
 export const SOCKET_PATH = '/ws';
@@ -24,7 +25,7 @@ export const SESSION_PROTOCOL_PREFIX = 'relay-desk.session.';
 
 /** The body of every refusal from the `relay ui` server (HTTP and refused upgrades). */
 export interface RefusalBody {
-  readonly error: { readonly code: string; readonly message: string };
+  readonly error: IpcError<HttpRefusalCode>;
 }
 
 /** Frames larger than this are refused (the socket is closed with code 1009). Room for a 4 MB answer as JSON. */
@@ -41,4 +42,4 @@ export type ServerFrame =
   | { readonly type: 'reply'; readonly id: string | number; readonly reply: IpcReply<unknown> }
   | { readonly type: 'event'; readonly envelope: EventEnvelope }
   /** A frame that could not be read as a call; nothing was run. `id` is null when none could be read. */
-  | { readonly type: 'refused'; readonly id: string | number | null; readonly error: { readonly code: string; readonly message: string } };
+  | { readonly type: 'refused'; readonly id: string | number | null; readonly error: IpcError<TransportErrorCode> };

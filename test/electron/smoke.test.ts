@@ -10,6 +10,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { answer } from '../helpers/patches.js';
 import { relayProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
+import { until } from '../helpers/wait.js';
 
 declare const window: { relay: RelayApi };
 
@@ -43,10 +44,22 @@ describe('the Electron app', () => {
 
     const text = answer([{ path: 'a.txt', body: 'two' }], { projectId: 'smoke' });
     await app.evaluate(({ clipboard }, t) => clipboard.writeText(t), text);
-    const started = Date.now();
-    while (readFileSync(path.join(root, 'a.txt'), 'utf8') !== 'two\n') {
-      if (Date.now() - started > 20_000) throw new Error('the copied answer was not applied');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('the copied answer to be applied', () => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n');
+  });
+});
+
+// "Start in a terminal" runs relay as the app itself with --relay-cli (the packaged binary cannot
+// run as Node). Here the development binary runs the app folder the same way: the bundled CLI in
+// the main process, its output on the terminal, its exit code the process's, and no window.
+describe('the Electron binary as the relay CLI (--relay-cli)', () => {
+  it('answers --version and exits 0; a wrong command line exits 2', async () => {
+    const { execa } = await import('execa');
+    // Not as Node: the point is the app's own main process running the CLI.
+    const { ELECTRON_RUN_AS_NODE: _asNode, ...env } = process.env;
+    const run = (args: string[]) => execa(process.env.ELECTRON_BINARY!, [REPO_ROOT, '--relay-cli', ...args], { reject: false, env, extendEnv: false });
+    const version = await run(['--version']);
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version);
+    expect((await run(['no-such-command'])).exitCode).toBe(2);
   });
 });

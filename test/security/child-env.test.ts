@@ -16,8 +16,10 @@ import { relay as relayCli, REPO_ROOT } from '../helpers/cli.js';
 import { agentLog, fakeAgentEnv, type AgentLog } from '../helpers/fake-agents.js';
 import { FAKE_AGENTS as FAKE_HANDOFF_AGENTS, recordPatch } from '../helpers/handoff.js';
 import { answer } from '../helpers/patches.js';
+import { succeeds } from '../helpers/result.js';
 import { gitIn, gitRepo, tempDir } from '../helpers/temp.js';
 import { builderDoes, EDIT_A, makeTask, TickRepo } from '../integration/tick/harness.js';
+import { until } from '../helpers/wait.js';
 
 // Secrets are assembled at run time so the repository holds no string a scanner would flag.
 const join = (...parts: string[]): string => parts.join('');
@@ -94,7 +96,7 @@ afterAll(() => {
 describe('child environments under a hostile parent environment', () => {
   describe('ask and review backends', () => {
     async function ask(log: AgentLog, backend: 'codex' | 'gemini' | 'claude'): Promise<RelayResult> {
-      return askRelay({ prompt: 'Is this safe?', repoPath: gitRepo({ 'a.txt': 'one\n' }), backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } });
+      return succeeds(askRelay({ prompt: 'Is this safe?', repoPath: gitRepo({ 'a.txt': 'one\n' }), backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } }));
     }
 
     it.each([
@@ -120,7 +122,7 @@ describe('child environments under a hostile parent environment', () => {
       gitIn(repoPath, 'switch', '-q', '-c', 'feature');
       writeFileSync(path.join(repoPath, 'a.txt'), 'one\ntwo\n');
       gitIn(repoPath, 'commit', '-qam', 'feature work');
-      await reviewRelay({ repoPath, backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } });
+      await succeeds(reviewRelay({ repoPath, backend, env: { ...HOSTILE_ENV, ...fakeAgentEnv(log) } }));
       expectClean(log.only().env, own);
     });
   });
@@ -208,7 +210,7 @@ describe('child environments under a hostile parent environment', () => {
       };
       const started = await startDispatchInTerminal({ root, briefId, target: 'codex' }, { platform: 'linux', env, relay: currentRelayInvocation() });
       expect(started.ok).toBe(true);
-      await waitFor(() => existsSync(terminalRecord) && readFileSync(terminalRecord, 'utf8').includes('"event":"ended"'));
+      await until('the terminal to record its end', () => existsSync(terminalRecord) && readFileSync(terminalRecord, 'utf8').includes('"event":"ended"'), { timeoutMs: 30_000 });
       const lines = readFileSync(terminalRecord, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string; env?: Record<string, string>; status?: number });
       const terminal = lines.find((l) => l.event === 'started')!;
       // The terminal runs relay, which needs the dispatched agent's key to pass it on: codex's, nobody else's.
@@ -227,7 +229,7 @@ describe('child environments under a hostile parent environment', () => {
       chmodSync(opener, 0o755);
       const opened = await openInBrowser('http://127.0.0.1:1/#t=1', { env: { ...HOSTILE_ENV, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, DISPLAY: ':9' }, platform: 'linux' });
       expect(opened).toEqual({ ok: true, value: undefined });
-      await waitFor(() => dumps(out).length > 0);
+      await until('the agent to dump its environment', () => dumps(out).length > 0, { timeoutMs: 30_000 });
       const [dump] = dumps(out);
       expectClean(dump!.env, []);
       expect(dump!.env.DISPLAY).toBe(':9');
@@ -235,11 +237,3 @@ describe('child environments under a hostile parent environment', () => {
   });
 });
 
-/** Polls until a condition holds (a deadline only bounds a hang; nothing is timed). */
-async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

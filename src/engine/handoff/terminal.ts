@@ -24,13 +24,21 @@ export const TARGET_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export type TerminalFailureCode = 'TERMINAL_NOT_FOUND' | 'TERMINAL_FAILED' | 'TERMINAL_ARG_UNSAFE' | 'BRIEF_ID_INVALID' | 'UNKNOWN_DESTINATION';
 
-/** How to run this installation's `relay` CLI: a Node (or Electron-as-Node) binary and dist/cli/relay.js. */
+/**
+ * How to run this installation's `relay` CLI: a program and what comes before relay's own
+ * arguments. Node (or an unpackaged Electron run as Node) runs dist/cli/relay.js; the packaged
+ * app, whose binary cannot run as Node (its RunAsNode fuse is off), runs itself with `--relay-cli`.
+ */
 export interface RelayInvocation {
-  readonly node: string;
-  readonly script: string;
-  /** The binary is Electron: it must run with ELECTRON_RUN_AS_NODE=1 to behave as Node. */
+  readonly command: string;
+  /** dist/cli/relay.js, or RELAY_CLI_FLAG for the packaged app. */
+  readonly args: readonly string[];
+  /** The binary is an unpackaged Electron: it must run with ELECTRON_RUN_AS_NODE=1 to behave as Node. */
   readonly electronRunAsNode: boolean;
 }
+
+/** The flag that makes the packaged app run the bundled relay CLI in-process instead of starting (src/main/relay-cli.ts). */
+export const RELAY_CLI_FLAG = '--relay-cli';
 
 /** The Relay Desk package folder, found upwards from `fromFile` (a bundle, a source file, or inside app.asar). */
 export function findPackageRoot(fromFile: string): string | null {
@@ -48,10 +56,23 @@ export function findPackageRoot(fromFile: string): string | null {
   }
 }
 
-/** This process's way to run the relay CLI: its own binary (Electron or Node) and the package's dist/cli/relay.js. */
-export function currentRelayInvocation(process_: { readonly execPath: string; readonly versions: Readonly<Record<string, string | undefined>> } = process): RelayInvocation {
+/** What decides how relay runs: this process's binary and runtime, and whether it is the packaged app. */
+export interface RelayHost {
+  readonly execPath: string;
+  readonly versions: Readonly<Record<string, string | undefined>>;
+  /** Electron's app.isPackaged (the desktop app says; Node has no such thing). */
+  readonly packaged?: boolean;
+}
+
+/**
+ * This process's way to run the relay CLI: the packaged app runs itself with --relay-cli;
+ * Node (`relay ui`) and a development Electron run the package's dist/cli/relay.js.
+ */
+export function currentRelayInvocation(host: RelayHost = process): RelayInvocation {
+  const electron = host.versions.electron !== undefined;
+  if (electron && host.packaged === true) return { command: host.execPath, args: [RELAY_CLI_FLAG], electronRunAsNode: false };
   const root = findPackageRoot(fileURLToPath(import.meta.url)) ?? path.resolve(fileURLToPath(import.meta.url), '../../../..');
-  return { node: process_.execPath, script: path.join(root, 'dist', 'cli', 'relay.js'), electronRunAsNode: process_.versions.electron !== undefined };
+  return { command: host.execPath, args: [path.join(root, 'dist', 'cli', 'relay.js')], electronRunAsNode: electron };
 }
 
 /** What to start in the terminal, checked: brief id and target against their strict patterns. */
@@ -66,7 +87,7 @@ export function relayDispatchArgv(relay: RelayInvocation, request: DispatchReque
   const id = checkBriefId(request.briefId);
   if (!id.ok) return id;
   if (!TARGET_PATTERN.test(request.target)) return fail('UNKNOWN_DESTINATION', `Not a destination name: ${JSON.stringify(request.target.slice(0, 100))}.`);
-  return ok([relay.node, relay.script, '-C', request.root, 'handoff', '--resume', request.briefId, '--to', request.target]);
+  return ok([relay.command, ...relay.args, '-C', request.root, 'handoff', '--resume', request.briefId, '--to', request.target]);
 }
 
 /** One process to start detached: the terminal emulator, with the dispatch inside it. */

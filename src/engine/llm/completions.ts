@@ -1,14 +1,16 @@
-import { assertNever } from '../result.js';
-import { LlmError } from './errors.js';
-import { asArray, asNumber, asRecord, asString, type JsonRecord } from './json.js';
-import type { ChatMessage, ChatRequest, ChatResponse, LlmEventSink, ToolCall, Usage } from './types.js';
+import { chatBody, type ChatDialect } from './chat-wire.js';
+import { llmFail, llmFailure, type LlmFailure, type LlmResult } from './errors.js';
+import { asArray, asNumber, asRecord, asString, tryParseJson, type JsonRecord } from './json.js';
+import type { ChatRequest, ChatResponse, LlmEventSink, ToolCall, Usage } from './types.js';
+
+const COMPLETIONS_DIALECT: ChatDialect = {
+  toolCall: (c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }),
+  toolResult: (message) => ({ role: 'tool', tool_call_id: message.toolCallId, content: message.content }),
+};
 
 /** Translates a request to the body of POST {base}/chat/completions. */
 export function completionsBody(request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: request.model, messages: request.messages.map(wireMessage) };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
-  }
+  const body = chatBody(request, COMPLETIONS_DIALECT);
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
   if (request.stream) {
@@ -16,26 +18,6 @@ export function completionsBody(request: ChatRequest): Record<string, unknown> {
     body.stream_options = { include_usage: true };
   }
   return body;
-}
-
-function wireMessage(message: ChatMessage): Record<string, unknown> {
-  switch (message.role) {
-    case 'system':
-    case 'user':
-      return { role: message.role, content: message.content };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content,
-        ...(message.toolCalls && message.toolCalls.length > 0
-          ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
-          : {}),
-      };
-    case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-    default:
-      return assertNever(message);
-  }
 }
 
 /** Text of a content field that may be a string, null, or an array of parts. */
@@ -66,18 +48,21 @@ function toolCallsOf(raw: unknown): ToolCall[] {
 }
 
 /** Normalises a /chat/completions response body. */
-export function normaliseCompletion(raw: unknown): ChatResponse {
+export function normaliseCompletion(raw: unknown): LlmResult<ChatResponse> {
   const body = asRecord(raw);
   const choice = asRecord(asArray(body?.choices)[0]);
   const message = asRecord(choice?.message);
-  if (!body || !message) throw new LlmError('BAD_RESPONSE', 'The /chat/completions response has no choices[0].message.');
+  if (!body || !message) return llmFail('BAD_RESPONSE', 'The /chat/completions response has no choices[0].message.');
   const reasoning = asString(message.reasoning_content) ?? asString(message.reasoning);
   return {
-    id: asString(body.id),
-    model: asString(body.model),
-    message: { role: 'assistant', content: contentText(message.content), toolCalls: toolCallsOf(message.tool_calls), reasoning, extra: {} },
-    finishReason: asString(choice?.finish_reason),
-    usage: usageOf(body.usage),
+    ok: true,
+    value: {
+      id: asString(body.id),
+      model: asString(body.model),
+      message: { role: 'assistant', content: contentText(message.content), toolCalls: toolCallsOf(message.tool_calls), reasoning, extra: {} },
+      finishReason: asString(choice?.finish_reason),
+      usage: usageOf(body.usage),
+    },
   };
 }
 
@@ -101,21 +86,22 @@ export class CompletionsStream {
 
   constructor(private readonly onEvent?: LlmEventSink) {}
 
-  /** Takes one SSE data payload. */
-  push(data: string): void {
+  /** Takes one SSE data payload; returns the failure it reports (an error chunk, data that is not JSON), else null. */
+  push(data: string): LlmFailure | null {
     if (data.trim() === '[DONE]') {
       this.sawDone = true;
-      return;
+      return null;
     }
     const chunk = parseChunk(data);
+    if (!chunk) return llmFailure('BAD_RESPONSE', `The stream carried data that is not a JSON object: ${data.slice(0, 120)}`);
     const error = asRecord(chunk.error);
-    if (error) throw new LlmError('RESPONSE_FAILED', `The server reported an error mid-stream: ${asString(error.message) ?? JSON.stringify(error)}`);
+    if (error) return llmFailure('RESPONSE_FAILED', `The server reported an error mid-stream: ${asString(error.message) ?? JSON.stringify(error)}`);
     this.sawChunk = true;
     this.id ??= asString(chunk.id);
     this.model ??= asString(chunk.model);
     this.usage = usageOf(chunk.usage) ?? this.usage;
     const choice = asRecord(asArray(chunk.choices)[0]);
-    if (!choice) return;
+    if (!choice) return null;
     this.finishReason = asString(choice.finish_reason) ?? this.finishReason;
     const delta = asRecord(choice.delta);
     const text = contentText(delta?.content);
@@ -139,28 +125,26 @@ export class CompletionsStream {
       current.arguments += asString(fn?.arguments) ?? '';
       this.calls.set(index, current);
     }
+    return null;
   }
 
   /** The response the chunks add up to; fails when the stream carried nothing. */
-  finish(): ChatResponse {
-    if (!this.sawChunk) throw new LlmError('EMPTY_STREAM', this.sawDone ? 'The stream ended with [DONE] and no content.' : 'The stream ended without any event.');
+  finish(): LlmResult<ChatResponse> {
+    if (!this.sawChunk) return llmFail('EMPTY_STREAM', this.sawDone ? 'The stream ended with [DONE] and no content.' : 'The stream ended without any event.');
     const toolCalls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ ...c }));
     return {
-      id: this.id,
-      model: this.model,
-      message: { role: 'assistant', content: this.content, toolCalls, reasoning: this.reasoning || null, extra: {} },
-      finishReason: this.finishReason,
-      usage: this.usage,
+      ok: true,
+      value: {
+        id: this.id,
+        model: this.model,
+        message: { role: 'assistant', content: this.content, toolCalls, reasoning: this.reasoning || null, extra: {} },
+        finishReason: this.finishReason,
+        usage: this.usage,
+      },
     };
   }
 }
 
-function parseChunk(data: string): JsonRecord {
-  try {
-    const value = asRecord(JSON.parse(data));
-    if (value) return value;
-  } catch {
-    // reported below
-  }
-  throw new LlmError('BAD_RESPONSE', `The stream carried data that is not a JSON object: ${data.slice(0, 120)}`);
+function parseChunk(data: string): JsonRecord | null {
+  return asRecord(tryParseJson(data));
 }

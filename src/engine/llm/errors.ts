@@ -1,3 +1,5 @@
+import type { Failure } from '../result.js';
+
 /** Codes of HTTP model client failures. */
 export type LlmErrorCode =
   | 'HTTP'
@@ -8,21 +10,34 @@ export type LlmErrorCode =
   | 'RESPONSE_FAILED'
   | 'BAD_RESPONSE';
 
-/** A failure of the HTTP model client; `retryable` says whether another attempt could help. */
-export class LlmError extends Error {
-  override readonly name = 'LlmError';
-  constructor(
-    readonly code: LlmErrorCode,
-    message: string,
-    readonly details: { readonly status?: number; readonly retryAfterMs?: number | null; readonly hint?: string } = {},
-  ) {
-    super(message);
-  }
+/** What an HTTP failure adds to its message: the status, the server's Retry-After, a hint. */
+export interface LlmFailureDetails {
+  readonly status?: number;
+  readonly retryAfterMs?: number | null;
+  readonly hint?: string;
+}
 
-  /** Timeouts, dropped connections, 429 and 5xx may succeed on another attempt. */
-  get retryable(): boolean {
-    if (this.code === 'TIMEOUT' || this.code === 'CONNECTION') return true;
-    const status = this.details.status;
-    return this.code === 'HTTP' && status !== undefined && (status === 429 || status >= 500);
-  }
+/** A failure of the HTTP model client, with what the retry policy needs to judge it. */
+export interface LlmFailure extends Failure<LlmErrorCode> {
+  readonly details: LlmFailureDetails;
+}
+
+/** Outcome of a model client step: a value, or an LlmFailure. */
+export type LlmResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: LlmFailure };
+
+/** Builds an LlmFailure. */
+export function llmFailure(code: LlmErrorCode, message: string, details: LlmFailureDetails = {}): LlmFailure {
+  return { code, message, details };
+}
+
+/** Builds a failed LlmResult. */
+export function llmFail(code: LlmErrorCode, message: string, details: LlmFailureDetails = {}): { readonly ok: false; readonly error: LlmFailure } {
+  return { ok: false, error: llmFailure(code, message, details) };
+}
+
+/** Timeouts, dropped connections, 429 and 5xx may succeed on another attempt. */
+export function isRetryable(failure: LlmFailure): boolean {
+  if (failure.code === 'TIMEOUT' || failure.code === 'CONNECTION') return true;
+  const status = failure.details.status;
+  return failure.code === 'HTTP' && status !== undefined && (status === 429 || status >= 500);
 }

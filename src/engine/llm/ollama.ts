@@ -1,7 +1,7 @@
-import { assertNever } from '../result.js';
-import { LlmError } from './errors.js';
+import { chatBody, type ChatDialect } from './chat-wire.js';
+import { llmFail, llmFailure, type LlmFailure, type LlmResult } from './errors.js';
 import { asArray, asNumber, asRecord, asString, tryParseJson, type JsonRecord } from './json.js';
-import type { ChatMessage, ChatRequest, ChatResponse, LlmEventSink, ToolCall, Usage } from './types.js';
+import type { ChatRequest, ChatResponse, LlmEventSink, ToolCall, Usage } from './types.js';
 
 /** Ollama's default address. */
 export const DEFAULT_OLLAMA_HOST = 'http://localhost:11434';
@@ -28,38 +28,19 @@ export function ollamaBaseUrl(raw: string | undefined): string {
   }
 }
 
+const OLLAMA_DIALECT: ChatDialect = {
+  // Ollama takes arguments as an object, not as JSON text, and gives calls no ids.
+  toolCall: (c) => ({ function: { name: c.name, arguments: asRecord(tryParseJson(c.arguments)) ?? {} } }),
+  toolResult: (message) => ({ role: 'tool', content: message.content }),
+};
+
 /** Translates a request to the body of POST {host}/api/chat. */
 export function ollamaBody(request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: request.model, messages: request.messages.map(wireMessage), stream: request.stream ?? false };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
-  }
+  const body = { ...chatBody(request, OLLAMA_DIALECT), stream: request.stream ?? false };
   const options: Record<string, unknown> = {};
   if (request.temperature !== undefined) options.temperature = request.temperature;
   if (request.maxOutputTokens !== undefined) options.num_predict = request.maxOutputTokens;
-  if (Object.keys(options).length > 0) body.options = options;
-  return body;
-}
-
-function wireMessage(message: ChatMessage): Record<string, unknown> {
-  switch (message.role) {
-    case 'system':
-    case 'user':
-      return { role: message.role, content: message.content };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content,
-        // Ollama takes arguments as an object, not as JSON text.
-        ...(message.toolCalls && message.toolCalls.length > 0
-          ? { tool_calls: message.toolCalls.map((c) => ({ function: { name: c.name, arguments: asRecord(tryParseJson(c.arguments)) ?? {} } })) }
-          : {}),
-      };
-    case 'tool':
-      return { role: 'tool', content: message.content };
-    default:
-      return assertNever(message);
-  }
+  return Object.keys(options).length > 0 ? { ...body, options } : body;
 }
 
 function toolCallsOf(raw: unknown, offset: number): ToolCall[] {
@@ -86,20 +67,23 @@ function errorOf(body: JsonRecord): string | null {
 }
 
 /** Normalises a non-streamed /api/chat reply. */
-export function normaliseOllama(raw: unknown): ChatResponse {
+export function normaliseOllama(raw: unknown): LlmResult<ChatResponse> {
   const body = asRecord(raw);
-  if (!body) throw new LlmError('BAD_RESPONSE', 'The /api/chat reply is not a JSON object.');
+  if (!body) return llmFail('BAD_RESPONSE', 'The /api/chat reply is not a JSON object.');
   const error = errorOf(body);
-  if (error) throw new LlmError('RESPONSE_FAILED', `Ollama reported an error: ${error}`);
+  if (error) return llmFail('RESPONSE_FAILED', `Ollama reported an error: ${error}`);
   const message = asRecord(body.message);
-  if (!message) throw new LlmError('BAD_RESPONSE', 'The /api/chat reply has no message.');
+  if (!message) return llmFail('BAD_RESPONSE', 'The /api/chat reply has no message.');
   const thinking = asString(message.thinking);
   return {
-    id: null,
-    model: asString(body.model),
-    message: { role: 'assistant', content: asString(message.content) ?? '', toolCalls: toolCallsOf(message.tool_calls, 0), reasoning: thinking || null, extra: {} },
-    finishReason: asString(body.done_reason),
-    usage: usageOf(body),
+    ok: true,
+    value: {
+      id: null,
+      model: asString(body.model),
+      message: { role: 'assistant', content: asString(message.content) ?? '', toolCalls: toolCallsOf(message.tool_calls, 0), reasoning: thinking || null, extra: {} },
+      finishReason: asString(body.done_reason),
+      usage: usageOf(body),
+    },
   };
 }
 
@@ -116,12 +100,12 @@ export class OllamaStream {
 
   constructor(private readonly onEvent?: LlmEventSink) {}
 
-  /** Takes one parsed line. */
-  push(value: unknown): void {
+  /** Takes one parsed line; returns the failure it reports (an error line, a line that is not an object), else null. */
+  push(value: unknown): LlmFailure | null {
     const body = asRecord(value);
-    if (!body) throw new LlmError('BAD_RESPONSE', 'The /api/chat stream carried a line that is not a JSON object.');
+    if (!body) return llmFailure('BAD_RESPONSE', 'The /api/chat stream carried a line that is not a JSON object.');
     const error = errorOf(body);
-    if (error) throw new LlmError('RESPONSE_FAILED', `Ollama reported an error: ${error}`);
+    if (error) return llmFailure('RESPONSE_FAILED', `Ollama reported an error: ${error}`);
     this.lines += 1;
     this.model ??= asString(body.model);
     const message = asRecord(body.message);
@@ -141,18 +125,22 @@ export class OllamaStream {
       this.finishReason = asString(body.done_reason);
       this.usage = usageOf(body);
     }
+    return null;
   }
 
   /** The response the lines add up to; a stream with no line, or cut before `done`, is an error. */
-  finish(): ChatResponse {
-    if (this.lines === 0) throw new LlmError('EMPTY_STREAM', 'Ollama ended the stream without any line.');
-    if (!this.done) throw new LlmError('CONNECTION', 'Ollama ended the stream before its final (done) line.');
+  finish(): LlmResult<ChatResponse> {
+    if (this.lines === 0) return llmFail('EMPTY_STREAM', 'Ollama ended the stream without any line.');
+    if (!this.done) return llmFail('CONNECTION', 'Ollama ended the stream before its final (done) line.');
     return {
-      id: null,
-      model: this.model,
-      message: { role: 'assistant', content: this.content, toolCalls: [...this.calls], reasoning: this.thinking || null, extra: {} },
-      finishReason: this.finishReason,
-      usage: this.usage,
+      ok: true,
+      value: {
+        id: null,
+        model: this.model,
+        message: { role: 'assistant', content: this.content, toolCalls: [...this.calls], reasoning: this.thinking || null, extra: {} },
+        finishReason: this.finishReason,
+        usage: this.usage,
+      },
     };
   }
 }

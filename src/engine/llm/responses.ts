@@ -1,6 +1,6 @@
 import { assertNever } from '../result.js';
-import { LlmError } from './errors.js';
-import { asArray, asNumber, asRecord, asString, type JsonRecord } from './json.js';
+import { llmFail, llmFailure, type LlmFailure, type LlmResult } from './errors.js';
+import { asArray, asNumber, asRecord, asString, tryParseJson, type JsonRecord } from './json.js';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmEventSink, ToolCall, Usage } from './types.js';
 
 /**
@@ -65,10 +65,15 @@ function failureMessage(response: JsonRecord | null, fallback: string): string {
 }
 
 /** Normalises a /responses response object (also the payload of `response.completed`). */
-export function normaliseResponse(raw: unknown): ChatResponse {
+export function normaliseResponse(raw: unknown): LlmResult<ChatResponse> {
   const body = asRecord(raw);
-  if (!body) throw new LlmError('BAD_RESPONSE', 'The /responses reply is not a JSON object.');
-  if (asString(body.status) === 'failed') throw new LlmError('RESPONSE_FAILED', `The response failed: ${failureMessage(body, 'no reason given')}`);
+  if (!body) return llmFail('BAD_RESPONSE', 'The /responses reply is not a JSON object.');
+  if (asString(body.status) === 'failed') return llmFail('RESPONSE_FAILED', `The response failed: ${failureMessage(body, 'no reason given')}`);
+  return { ok: true, value: responseOf(body) };
+}
+
+/** The response a /responses object (already known not to have failed) describes. */
+function responseOf(body: JsonRecord): ChatResponse {
   let content = '';
   const toolCalls: ToolCall[] = [];
   const reasoningItems: unknown[] = [];
@@ -126,16 +131,11 @@ export class ResponsesStream {
 
   constructor(private readonly onEvent?: LlmEventSink) {}
 
-  /** Takes one SSE event (its name and data payload). */
-  push(eventName: string | null, data: string): void {
-    if (data.trim() === '[DONE]') return;
-    let payload: JsonRecord | null;
-    try {
-      payload = asRecord(JSON.parse(data));
-    } catch {
-      payload = null;
-    }
-    if (!payload) throw new LlmError('BAD_RESPONSE', `The stream carried data that is not a JSON object: ${data.slice(0, 120)}`);
+  /** Takes one SSE event (its data payload, and its name when it has one); returns the failure it reports, else null. */
+  push(data: string, eventName: string | null = null): LlmFailure | null {
+    if (data.trim() === '[DONE]') return null;
+    const payload = asRecord(tryParseJson(data));
+    if (!payload) return llmFailure('BAD_RESPONSE', `The stream carried data that is not a JSON object: ${data.slice(0, 120)}`);
     const type = asString(payload.type) ?? eventName ?? '';
     switch (type) {
       case 'response.output_text.delta':
@@ -155,16 +155,20 @@ export class ResponsesStream {
         break;
       case 'response.completed':
       case 'response.done':
-      case 'response.incomplete':
-        this.completed = normaliseResponse(payload.response);
+      case 'response.incomplete': {
+        const completed = normaliseResponse(payload.response);
+        if (!completed.ok) return completed.error;
+        this.completed = completed.value;
         break;
+      }
       case 'response.failed':
-        throw new LlmError('RESPONSE_FAILED', `The response failed: ${failureMessage(asRecord(payload.response), 'no reason given')}`);
+        return llmFailure('RESPONSE_FAILED', `The response failed: ${failureMessage(asRecord(payload.response), 'no reason given')}`);
       case 'error':
-        throw new LlmError('RESPONSE_FAILED', `The server reported an error mid-stream: ${failureMessage(payload, asString(payload.code) ?? 'unknown error')}`);
+        return llmFailure('RESPONSE_FAILED', `The server reported an error mid-stream: ${failureMessage(payload, asString(payload.code) ?? 'unknown error')}`);
       default:
         break; // created, in_progress, content_part.added, argument deltas: nothing to keep
     }
+    return null;
   }
 
   private addText(delta: string): void {
@@ -174,33 +178,39 @@ export class ResponsesStream {
   }
 
   /** The response the stream adds up to. */
-  finish(): ChatResponse {
-    const fromItems = this.items.length > 0 ? normaliseResponse({ output: this.items }) : null;
+  finish(): LlmResult<ChatResponse> {
+    const fromItems = this.items.length > 0 ? responseOf({ output: this.items }) : null;
     if (this.completed) {
       // Some servers (the ChatGPT Codex backend among them) send `response.completed` with an
       // empty output list: the deltas and finished items are then the only record of the answer.
       const done = this.completed;
       const message = done.message;
       return {
-        ...done,
-        message: {
-          ...message,
-          content: message.content || this.text || fromItems?.message.content || '',
-          toolCalls: message.toolCalls.length > 0 ? message.toolCalls : (fromItems?.message.toolCalls ?? []),
-          reasoning: message.reasoning ?? (this.reasoning || fromItems?.message.reasoning || null),
-          extra: Object.keys(message.extra).length > 0 ? message.extra : (fromItems?.message.extra ?? {}),
+        ok: true,
+        value: {
+          ...done,
+          message: {
+            ...message,
+            content: message.content || this.text || fromItems?.message.content || '',
+            toolCalls: message.toolCalls.length > 0 ? message.toolCalls : (fromItems?.message.toolCalls ?? []),
+            reasoning: message.reasoning ?? (this.reasoning || fromItems?.message.reasoning || null),
+            extra: Object.keys(message.extra).length > 0 ? message.extra : (fromItems?.message.extra ?? {}),
+          },
         },
       };
     }
     const content = this.text || fromItems?.message.content || '';
     const toolCalls = fromItems?.message.toolCalls ?? [];
-    if (!content && toolCalls.length === 0) throw new LlmError('EMPTY_STREAM', 'The stream ended without a completed response or any output text.');
+    if (!content && toolCalls.length === 0) return llmFail('EMPTY_STREAM', 'The stream ended without a completed response or any output text.');
     return {
-      id: null,
-      model: null,
-      message: { role: 'assistant', content, toolCalls, reasoning: this.reasoning || fromItems?.message.reasoning || null, extra: fromItems?.message.extra ?? {} },
-      finishReason: null,
-      usage: null,
+      ok: true,
+      value: {
+        id: null,
+        model: null,
+        message: { role: 'assistant', content, toolCalls, reasoning: this.reasoning || fromItems?.message.reasoning || null, extra: fromItems?.message.extra ?? {} },
+        finishReason: null,
+        usage: null,
+      },
     };
   }
 }

@@ -7,7 +7,7 @@ import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 import { STATE_DIR, defaultRelayConfig, writeRelayConfig, type RelayConfig } from './config.js';
 
 /** What a projectId may be made of when Relay Desk picks or checks one. */
-export const PROJECT_ID_PATTERN = /^[\w.-]{1,200}$/;
+export { PROJECT_ID_PATTERN } from '../../shared/facts.js';
 
 /**
  * Adds `.relaycode/` to the project's .gitignore unless it is already there; true when it added

@@ -7,10 +7,7 @@ import type { RunKind } from '../../shared/schemas.js';
 /** A run read from a file of truth: no task of this app, no detail of its own (it is read from the file). */
 export type IndexedRun = Run & { readonly origin: 'file'; readonly taskId: null; readonly detail: null };
 
-/** The id of a run: unique per project, kind and the key its file of truth uses. */
-export function runId(projectId: string, kind: RunKind, key: string): string {
-  return `${projectId}:${kind}:${key}`;
-}
+export { runId } from '../../shared/facts.js';
 
 /** The parts of a run id (projects ids, kinds and keys never hold a colon), or null for another string. */
 export function parseRunId(id: string): { readonly projectId: string; readonly kind: RunKind; readonly key: string } | null {

@@ -1,4 +1,5 @@
-import { RelayError } from './errors.js';
+import { ok } from '../result.js';
+import { relayFail, type RelayOutcome } from './errors.js';
 
 /** The environment variable that counts how deep inside relays a process runs. */
 export const DEPTH_ENV = 'PHONE_A_FRIEND_DEPTH';
@@ -17,9 +18,9 @@ export function parseDepth(raw: string | undefined): number {
   return Number(raw);
 }
 
-/** Refuses a nested relay, else returns the depth the backend must see (current + 1). */
-export function nextRelayDepth(env: Env): number {
+/** Refuses a nested relay (DEPTH_LIMIT), else gives the depth the backend must see (current + 1). */
+export function nextRelayDepth(env: Env): RelayOutcome<number> {
   const depth = parseDepth(env[DEPTH_ENV]);
-  if (depth >= MAX_RELAY_DEPTH) throw new RelayError('DEPTH_LIMIT', 'Relay depth limit reached; refusing nested relay invocation');
-  return depth + 1;
+  if (depth >= MAX_RELAY_DEPTH) return relayFail('DEPTH_LIMIT', 'Relay depth limit reached; refusing nested relay invocation');
+  return ok(depth + 1);
 }

@@ -1,3 +1,5 @@
+import { fail, ok, type Failure, type Result } from '../result.js';
+
 /** Codes of the failures `relay()` and `reviewRelay()` report; each maps to one spec message. */
 export type RelayErrorCode =
   | 'PROMPT_REQUIRED'
@@ -15,19 +17,6 @@ export type RelayErrorCode =
   | 'BACKEND_FAILED'
   | 'CANCELLED';
 
-/** The one user-facing failure type of the relay: validation, limits, depth, and wrapped backend failures. */
-export class RelayError extends Error {
-  override readonly name = 'RelayError';
-  constructor(
-    readonly code: RelayErrorCode,
-    message: string,
-    /** The backend failure this error wraps, when it wraps one. */
-    override readonly cause?: BackendError,
-  ) {
-    super(message);
-  }
-}
-
 /** Codes of backend failures: what went wrong talking to the other agent. */
 export type BackendErrorCode =
   | 'NOT_FOUND'
@@ -41,51 +30,34 @@ export type BackendErrorCode =
   | 'HTTP'
   | 'NO_MODEL';
 
-/** A backend adapter's failure; relay() and reviewRelay() wrap it in a RelayError. */
-export class BackendError extends Error {
-  override readonly name: string = 'BackendError';
-  constructor(
-    readonly backend: string,
-    readonly code: BackendErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
+/** What a backend adapter's run ends with: its value, or a failure with a BackendErrorCode. */
+export type BackendResult<T> = Result<T, BackendErrorCode>;
+
+/** Which backend failed and how, kept on the relay failure that wraps it. */
+export interface BackendCause {
+  readonly backend: string;
+  readonly code: BackendErrorCode;
 }
 
-/** A failure of the codex CLI. */
-export class CodexBackendError extends BackendError {
-  override readonly name = 'CodexBackendError';
-  constructor(code: BackendErrorCode, message: string) {
-    super('codex', code, message);
-  }
+/** The one user-facing failure of the relay: validation, limits, depth, and wrapped backend failures. */
+export interface RelayFailure extends Failure<RelayErrorCode> {
+  /** The backend failure this one wraps, when it wraps one. */
+  readonly cause?: BackendCause;
 }
 
-/** A failure of the gemini CLI. */
-export class GeminiBackendError extends BackendError {
-  override readonly name = 'GeminiBackendError';
-  constructor(code: BackendErrorCode, message: string) {
-    super('gemini', code, message);
-  }
+/** What the relay's steps end with: a value, or a RelayFailure. */
+export type RelayOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: RelayFailure };
+
+/** A failed RelayOutcome. */
+export function relayFail(code: RelayErrorCode, message: string): { readonly ok: false; readonly error: RelayFailure } {
+  return fail(code, message);
 }
 
-/** A failure of the claude CLI. */
-export class ClaudeBackendError extends BackendError {
-  override readonly name = 'ClaudeBackendError';
-  constructor(code: BackendErrorCode, message: string) {
-    super('claude', code, message);
-  }
-}
+/** The successful outcome of a step that only checks. */
+export const CHECKED: { readonly ok: true; readonly value: undefined } = ok(undefined);
 
-/** A failure of the Ollama HTTP server. */
-export class OllamaBackendError extends BackendError {
-  override readonly name = 'OllamaBackendError';
-  constructor(code: BackendErrorCode, message: string) {
-    super('ollama', code, message);
-  }
-}
-
-/** Wraps a backend failure as the relay-level error; cancellation keeps its own code. */
-export function wrapBackendError(error: BackendError): RelayError {
-  return new RelayError(error.code === 'CANCELLED' ? 'CANCELLED' : 'BACKEND_FAILED', error.message, error);
+/** Wraps a backend's failure as the relay's: cancellation keeps its own code, the rest is BACKEND_FAILED. */
+export function wrapBackendFailure(backend: string, failure: Failure<BackendErrorCode>): { readonly ok: false; readonly error: RelayFailure } {
+  const code = failure.code === 'CANCELLED' ? 'CANCELLED' : 'BACKEND_FAILED';
+  return { ok: false, error: { code, message: failure.message, cause: { backend, code: failure.code } } };
 }

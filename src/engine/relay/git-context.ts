@@ -1,35 +1,44 @@
 import { refExists } from '../git/branch.js';
 import { diffIsEmpty, diffText } from '../git/diff.js';
 import { isAncestor } from '../git/head.js';
-import { RelayError } from './errors.js';
-import { ensureSizeLimit, MAX_DIFF_BYTES } from './limits.js';
+import { ok } from '../result.js';
+import { CHECKED, relayFail, type RelayOutcome } from './errors.js';
+import { checkSizeLimit, MAX_DIFF_BYTES } from './limits.js';
 
-/** `git diff <args>` within the diff limit; a git failure gives '' (best effort), a diff over the limit throws. */
-export async function tryGitDiff(repoPath: string, args: readonly string[]): Promise<string> {
+/** A diff within the diff limit, else TOO_LARGE. */
+function withinDiffLimit(diff: string): RelayOutcome<string> {
+  const checked = checkSizeLimit('Git diff', diff, MAX_DIFF_BYTES);
+  return checked.ok ? ok(diff) : checked;
+}
+
+/** `git diff <args>` within the diff limit; a git failure gives '' (best effort), a diff over the limit is TOO_LARGE. */
+export async function tryGitDiff(repoPath: string, args: readonly string[]): Promise<RelayOutcome<string>> {
   const result = await diffText(repoPath, args);
-  if (!result.ok) return '';
-  ensureSizeLimit('Git diff', result.value, MAX_DIFF_BYTES);
-  return result.value;
+  return result.ok ? withinDiffLimit(result.value) : ok('');
 }
 
 /**
  * The diff worth showing for `relay --include-diff`: uncommitted changes against HEAD, or,
  * when there are none, what the last commit changed. Silent when git cannot say.
  */
-export async function gitDiff(repoPath: string): Promise<string> {
+export async function gitDiff(repoPath: string): Promise<RelayOutcome<string>> {
   const uncommitted = await tryGitDiff(repoPath, ['HEAD', '--']);
-  if (uncommitted) return uncommitted;
+  if (!uncommitted.ok || uncommitted.value) return uncommitted;
   return tryGitDiff(repoPath, ['HEAD~1', 'HEAD', '--']);
 }
 
-/** What HEAD changed since it left `base` (`git diff base...HEAD`); a review needs it, so failure throws. */
-export async function gitDiffBase(repoPath: string, base: string): Promise<string> {
-  // A base is a revision, never an option: "--output=…" would make git write a file.
-  if (base.startsWith('-')) throw new RelayError('DIFF_FAILED', `Failed to collect git diff against ${base}: a base must not start with "-"`);
+/** A base is a revision, never an option: "--output=…" would make git write a file. */
+function checkBaseIsRevision(base: string): RelayOutcome<undefined> {
+  return base.startsWith('-') ? relayFail('DIFF_FAILED', `Failed to collect git diff against ${base}: a base must not start with "-"`) : CHECKED;
+}
+
+/** What HEAD changed since it left `base` (`git diff base...HEAD`); a review needs it, so a git failure is DIFF_FAILED. */
+export async function gitDiffBase(repoPath: string, base: string): Promise<RelayOutcome<string>> {
+  const revision = checkBaseIsRevision(base);
+  if (!revision.ok) return revision;
   const result = await diffText(repoPath, [`${base}...HEAD`, '--']);
-  if (!result.ok) throw new RelayError('DIFF_FAILED', `Failed to collect git diff against ${base}: ${result.error.message}`);
-  ensureSizeLimit('Git diff', result.value, MAX_DIFF_BYTES);
-  return result.value;
+  if (!result.ok) return relayFail('DIFF_FAILED', `Failed to collect git diff against ${base}: ${result.error.message}`);
+  return withinDiffLimit(result.value);
 }
 
 /**
@@ -48,13 +57,14 @@ export async function detectDefaultBranch(repoPath: string): Promise<string | nu
  * Checks a review's base before anything is sent, on every path (the native review as well as
  * the diff): it must be a revision (never an option), exist, and HEAD must differ from it.
  */
-export async function checkReviewBase(repoPath: string, base: string): Promise<void> {
-  // A base is a revision, never an option: "--output=…" would make git write a file.
-  if (base.startsWith('-')) throw new RelayError('DIFF_FAILED', `Failed to collect git diff against ${base}: a base must not start with "-"`);
+export async function checkReviewBase(repoPath: string, base: string): Promise<RelayOutcome<undefined>> {
+  const revision = checkBaseIsRevision(base);
+  if (!revision.ok) return revision;
   if (!(await refExists(repoPath, `${base}^{commit}`))) {
-    throw new RelayError('BASE_NOT_FOUND', `The base ${base} is not a branch or commit of ${repoPath}; \`git branch -a\` lists the branches.`);
+    return relayFail('BASE_NOT_FOUND', `The base ${base} is not a branch or commit of ${repoPath}; \`git branch -a\` lists the branches.`);
   }
   if (await diffIsEmpty(repoPath, `${base}...HEAD`)) {
-    throw new RelayError('NOTHING_TO_REVIEW', `Nothing to review: HEAD has no changes since ${base}. Commit your work first, or pass --base <branch> to compare against another branch.`);
+    return relayFail('NOTHING_TO_REVIEW', `Nothing to review: HEAD has no changes since ${base}. Commit your work first, or pass --base <branch> to compare against another branch.`);
   }
+  return CHECKED;
 }

@@ -3,16 +3,7 @@
 export { relay, type RelayOptions, type RelayResult } from './relay.js';
 export { reviewRelay, canReviewNatively, DEFAULT_REVIEW_PROMPT, type ReviewRelayOptions, type ReviewResult } from './review.js';
 export { DEFAULT_BACKEND, DEFAULT_SANDBOX, DEFAULT_TIMEOUT_SECONDS, isSandboxMode, type RelayCommonOptions } from './options.js';
-export {
-  BackendError,
-  ClaudeBackendError,
-  CodexBackendError,
-  GeminiBackendError,
-  OllamaBackendError,
-  RelayError,
-  type BackendErrorCode,
-  type RelayErrorCode,
-} from './errors.js';
+export { type BackendCause, type BackendErrorCode, type BackendResult, type RelayErrorCode, type RelayFailure, type RelayOutcome } from './errors.js';
 export { MAX_CONTEXT_FILE_BYTES, MAX_DIFF_BYTES, MAX_PROMPT_BYTES } from './limits.js';
 export { DEPTH_ENV, MAX_RELAY_DEPTH, parseDepth, type Env } from './depth.js';
 export { buildPrompt } from './envelope.js';

@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { RetryPolicy } from '../llm/retry.js';
-import type { Env } from './depth.js';
-import { RelayError } from './errors.js';
+import { ok } from '../result.js';
+import { DEPTH_ENV, type Env } from './depth.js';
+import { relayFail, type RelayOutcome } from './errors.js';
 import { BUILTIN_BACKENDS, findBackend, type BackendTable } from './backends/registry.js';
 import { runProcess } from '../proc/run.js';
-import { SANDBOX_MODES, type Backend, type BackendDeps, type FetchLike, type RelayEventSink, type SandboxMode, type Spawner } from './backends/types.js';
+import { SANDBOX_MODES, type Backend, type BackendDeps, type BackendRunInput, type FetchLike, type RelayEventSink, type SandboxMode, type Spawner } from './backends/types.js';
 
 /** The backend used when none is named. */
 export const DEFAULT_BACKEND = 'codex';
@@ -28,7 +29,7 @@ export interface RelayCommonOptions {
   readonly model?: string | null;
   /** read-only (default), workspace-write or danger-full-access, if the backend can honour it. */
   readonly sandbox?: string;
-  /** Aborting cancels the run and kills the agent process (RelayError CANCELLED). */
+  /** Aborting cancels the run and kills the agent process (the failure CANCELLED). */
   readonly signal?: AbortSignal;
   /** Receives answer deltas, progress and warnings as they happen. */
   readonly onEvent?: RelayEventSink;
@@ -60,21 +61,21 @@ export interface ResolvedCommon {
   readonly clock: () => number;
 }
 
-/** Checks timeout, repo, backend and sandbox in the spec's order; each failure is a RelayError. */
-export function resolveCommon(options: RelayCommonOptions): ResolvedCommon {
+/** Checks timeout, repo, backend and sandbox in the spec's order; the first that fails is the outcome. */
+export function resolveCommon(options: RelayCommonOptions): RelayOutcome<ResolvedCommon> {
   const timeout = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  if (typeof timeout !== 'number' || Number.isNaN(timeout) || timeout <= 0) throw new RelayError('INVALID_TIMEOUT', 'Timeout must be greater than zero');
+  if (typeof timeout !== 'number' || Number.isNaN(timeout) || timeout <= 0) return relayFail('INVALID_TIMEOUT', 'Timeout must be greater than zero');
   const repoPath = path.resolve(options.repoPath);
-  if (!isDirectory(repoPath)) throw new RelayError('INVALID_REPO', `Repository path does not exist or is not a directory: ${repoPath}`);
+  if (!isDirectory(repoPath)) return relayFail('INVALID_REPO', `Repository path does not exist or is not a directory: ${repoPath}`);
   const table = options.backends ?? BUILTIN_BACKENDS;
   const name = options.backend ?? DEFAULT_BACKEND;
   const backend = findBackend(name, table);
-  if (!backend) throw new RelayError('UNSUPPORTED_BACKEND', `Unsupported relay backend: ${name}. Supported: ${Object.keys(table).sort().join(', ')}`);
+  if (!backend) return relayFail('UNSUPPORTED_BACKEND', `Unsupported relay backend: ${name}. Supported: ${Object.keys(table).sort().join(', ')}`);
   const sandbox = options.sandbox ?? DEFAULT_SANDBOX;
   if (!isSandboxMode(sandbox) || !backend.capabilities.sandboxes.includes(sandbox)) {
-    throw new RelayError('INVALID_SANDBOX', `Invalid sandbox mode: ${sandbox}. Allowed values: ${[...backend.capabilities.sandboxes].sort().join(', ')}`);
+    return relayFail('INVALID_SANDBOX', `Invalid sandbox mode: ${sandbox}. Allowed values: ${[...backend.capabilities.sandboxes].sort().join(', ')}`);
   }
-  return {
+  return ok({
     repoPath,
     backend,
     sandbox,
@@ -88,6 +89,23 @@ export function resolveCommon(options: RelayCommonOptions): ResolvedCommon {
       ...(options.sleep ? { sleep: options.sleep } : {}),
     },
     clock: options.clock ?? Date.now,
+  });
+}
+
+/**
+ * What every backend call gets, the prompt aside: the repository, limits, model, the caller's
+ * environment with the depth guard raised to `depth`, cancellation and the event sink.
+ */
+export function backendInput(common: ResolvedCommon, options: Pick<RelayCommonOptions, 'signal' | 'onEvent'>, depth: number): Omit<BackendRunInput, 'prompt'> {
+  return {
+    repoPath: common.repoPath,
+    timeoutMs: common.timeoutMs,
+    sandbox: common.sandbox,
+    model: common.model,
+    env: { ...common.env, [DEPTH_ENV]: String(depth) },
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    deps: common.deps,
   };
 }
 

@@ -1,10 +1,11 @@
+import { ok } from '../result.js';
 import { resolveContextText } from './context.js';
-import { DEPTH_ENV, nextRelayDepth } from './depth.js';
+import { nextRelayDepth } from './depth.js';
 import { buildPrompt } from './envelope.js';
-import { RelayError } from './errors.js';
+import { relayFail, type RelayOutcome } from './errors.js';
 import { gitDiff } from './git-context.js';
-import { byteSize, ensureSizeLimit, MAX_PROMPT_BYTES } from './limits.js';
-import { resolveCommon, type RelayCommonOptions } from './options.js';
+import { byteSize, checkSizeLimit, MAX_PROMPT_BYTES } from './limits.js';
+import { backendInput, resolveCommon, type RelayCommonOptions } from './options.js';
 import { callBackend } from './run.js';
 import type { SandboxMode } from './backends/types.js';
 
@@ -37,42 +38,36 @@ export interface RelayResult {
 /**
  * Asks another agent: validates (prompt, timeout, repo, backend, sandbox), resolves context,
  * adds the diff if asked, builds the envelope, enforces the three size limits and the depth
- * guard, then runs the backend. Every expected failure is a RelayError; nothing reaches the
- * backend unless all checks pass.
+ * guard, then runs the backend. Every expected failure is a RelayFailure value; nothing reaches
+ * the backend unless all checks pass.
  */
-export async function relay(options: RelayOptions): Promise<RelayResult> {
-  if (typeof options.prompt !== 'string' || !options.prompt.trim()) throw new RelayError('PROMPT_REQUIRED', 'Prompt is required');
-  const common = resolveCommon(options);
+export async function relay(options: RelayOptions): Promise<RelayOutcome<RelayResult>> {
+  if (typeof options.prompt !== 'string' || !options.prompt.trim()) return relayFail('PROMPT_REQUIRED', 'Prompt is required');
+  const resolved = resolveCommon(options);
+  if (!resolved.ok) return resolved;
+  const common = resolved.value;
   const started = common.clock();
   const contextText = resolveContextText(options.contextFile, options.contextText, common.repoPath);
+  if (!contextText.ok) return contextText;
   // gitDiff enforces the diff limit itself; git failures leave the diff out.
-  const diffText = options.includeDiff ? await gitDiff(common.repoPath) : '';
-  const prompt = buildPrompt({ prompt: options.prompt, repoPath: common.repoPath, contextText, diffText });
-  ensureSizeLimit('Relay prompt', prompt, MAX_PROMPT_BYTES);
+  const diffText = options.includeDiff ? await gitDiff(common.repoPath) : ok('');
+  if (!diffText.ok) return diffText;
+  const prompt = buildPrompt({ prompt: options.prompt, repoPath: common.repoPath, contextText: contextText.value, diffText: diffText.value });
+  const size = checkSizeLimit('Relay prompt', prompt, MAX_PROMPT_BYTES);
+  if (!size.ok) return size;
   const depth = nextRelayDepth(common.env);
-  const env = { ...common.env, [DEPTH_ENV]: String(depth) };
-  const reply = await callBackend(() =>
-    common.backend.run({
-      prompt,
-      repoPath: common.repoPath,
-      timeoutMs: common.timeoutMs,
-      sandbox: common.sandbox,
-      model: common.model,
-      env,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      deps: common.deps,
-    }),
-  );
-  return {
+  if (!depth.ok) return depth;
+  const reply = await callBackend(common.backend.name, common.backend.run({ ...backendInput(common, options, depth.value), prompt }));
+  if (!reply.ok) return reply;
+  return ok({
     backend: common.backend.name,
-    answer: reply.text,
+    answer: reply.value.text,
     repoPath: common.repoPath,
     sandbox: common.sandbox,
     model: common.model,
     promptBytes: byteSize(prompt),
-    contextBytes: byteSize(contextText),
-    diffBytes: byteSize(diffText),
+    contextBytes: byteSize(contextText.value),
+    diffBytes: byteSize(diffText.value),
     durationMs: common.clock() - started,
-  };
+  });
 }

@@ -1,16 +1,12 @@
-import { BackendError, RelayError, wrapBackendError } from './errors.js';
+import { wrapBackendFailure, type BackendResult, type RelayOutcome } from './errors.js';
+import type { BackendReply } from './backends/types.js';
 
 /**
- * Awaits a backend call with the relay's error contract: RelayErrors pass, BackendErrors
- * become RelayErrors carrying the original as `cause`, anything else is re-thrown untouched
- * (a bug should surface as itself, not as a user-facing relay failure).
+ * Awaits a backend call with the relay's error contract: the backend's failure becomes the
+ * relay's (BACKEND_FAILED, or CANCELLED), keeping the backend and its code as `cause`. A thrown
+ * error is a bug and propagates as itself, never dressed up as a user-facing relay failure.
  */
-export async function callBackend<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof RelayError) throw error;
-    if (error instanceof BackendError) throw wrapBackendError(error);
-    throw error;
-  }
+export async function callBackend(backend: string, call: Promise<BackendResult<BackendReply>>): Promise<RelayOutcome<BackendReply>> {
+  const result = await call;
+  return result.ok ? result : wrapBackendFailure(backend, result.error);
 }

@@ -5,6 +5,7 @@
 import type { HandoffResult, RelayResult, TickResult, Usage } from '../../shared/schemas.js';
 import { revertTransaction, type RevertRequest } from '../patch/revert.js';
 import { applyPatch, type ApplyPatchRequest, type PatchHooks, type PatchOutcome } from '../patch/transaction.js';
+import type { RelayErrorCode } from '../relay/errors.js';
 import type { Result } from '../result.js';
 
 /** Applies and reverts patch transactions (src/engine/patch). */
@@ -56,8 +57,8 @@ export type RelayContext = EngineContext & {
 
 /** Asks another agent for advice or a diff-scoped review (src/engine/relay, built by the relay issue). */
 export interface RelayEngine {
-  ask(root: string, request: AskRequest, context: RelayContext): Promise<Result<RelayResult>>;
-  review(root: string, request: ReviewRequest, context: RelayContext): Promise<Result<RelayResult>>;
+  ask(root: string, request: AskRequest, context: RelayContext): Promise<Result<RelayResult, RelayErrorCode>>;
+  review(root: string, request: ReviewRequest, context: RelayContext): Promise<Result<RelayResult, RelayErrorCode>>;
 }
 
 export interface HandoffRequest {

@@ -6,7 +6,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { PROJECT_ID_PATTERN } from '../patch/init.js';
+import { PROJECT_ID_PATTERN } from '../../shared/facts.js';
 import { ProjectSettingsSchema } from '../../shared/schemas.js';
 import { PRIVATE_FILE_MODE } from './paths.js';
 import { DEFAULT_SETTINGS, type ProjectRecord } from './projects.js';

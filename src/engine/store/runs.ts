@@ -58,7 +58,8 @@ export function normaliseTime(value: string): string {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-export { runId } from '../records/rows.js';
+/** The id of a run: unique per project, kind and the key its file of truth uses. */
+export { runId } from '../../shared/facts.js';
 
 function encodeCursor(row: Pick<Row, 'started_at' | 'id'>): string {
   return Buffer.from(JSON.stringify([row.started_at, row.id]), 'utf8').toString('base64url');

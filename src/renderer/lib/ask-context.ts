@@ -2,10 +2,11 @@
 // agent can read. Capped at the relay's context limit (200,000 UTF-8 bytes) so the ask is
 // never refused for size because of the context the window chose.
 import type { RunDetail } from '../../shared/contract.js';
+import { MAX_CONTEXT_FILE_BYTES as MAX_CONTEXT_BYTES } from '../../shared/facts.js';
 import { assertNever } from './badges';
 
-/** The relay engine's limit for context text (src/engine/relay/limits.ts MAX_CONTEXT_FILE_BYTES). */
-export const MAX_CONTEXT_BYTES = 200_000;
+/** The relay engine's limit for context text: the same constant (src/shared/facts.ts). */
+export { MAX_CONTEXT_BYTES };
 
 const encoder = new TextEncoder();
 

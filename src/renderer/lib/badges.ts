@@ -1,17 +1,12 @@
 // What each status, verdict and kind looks like: a tone (colour family) and a short label.
 // Pure, so the colours of History and Run detail always agree.
-import type { RunKind, RunStatus } from '../../shared/schemas.js';
+import { assertNever, RUN_KINDS, RUN_STATUSES, type RunKind, type RunStatus } from '../../shared/facts.js';
 
 /**
- * The run kinds and statuses as plain lists (the renderer never loads zod at runtime: its JIT
- * probe trips the window's no-eval CSP). The checks below fail to compile if the contract gains one.
+ * The run kinds and statuses as plain lists, and the exhaustiveness check: the same ones the
+ * contract's schemas are built from (src/shared/facts.ts, which loads no zod at run time).
  */
-export const RUN_KINDS = ['patch', 'tick', 'relay', 'review', 'handoff'] as const satisfies readonly RunKind[];
-export const RUN_STATUSES = ['running', 'waiting', 'done', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
-const everyKindListed: Exclude<RunKind, (typeof RUN_KINDS)[number]> extends never ? true : never = true;
-const everyStatusListed: Exclude<RunStatus, (typeof RUN_STATUSES)[number]> extends never ? true : never = true;
-void everyKindListed;
-void everyStatusListed;
+export { assertNever, RUN_KINDS, RUN_STATUSES };
 
 /** True when `value` is a run kind. */
 export function isRunKind(value: string | null): value is RunKind {
@@ -28,11 +23,6 @@ export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger' | 'mute
 export interface BadgeLook {
   readonly tone: Tone;
   readonly label: string;
-}
-
-/** Throws on a value the union does not allow: the compiler proves every case is handled. */
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }
 
 export function statusLook(status: RunStatus): BadgeLook {

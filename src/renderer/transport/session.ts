@@ -3,6 +3,7 @@
 // a session secret that lives in sessionStorage (this tab only; gone when the tab closes) and is
 // sent with every call. Written against the few browser interfaces it uses, so Node tests can
 // drive it against the real server.
+import type { HttpRefusalCode } from '../../shared/transport-errors.js';
 import { LAUNCH_FRAGMENT_KEY, SESSION_CHECK_PATH, SESSION_PATH, type RefusalBody } from '../../shared/wire.js';
 
 /** Where the session secret is kept in sessionStorage. */
@@ -38,7 +39,10 @@ export function takeLaunchToken(location: LocationLike, history: HistoryLike): s
   return token || null;
 }
 
-export type TradeOutcome = { readonly ok: true; readonly session: string } | { readonly ok: false; readonly code: string };
+/** Why a trade failed: the server's refusal, no answer at all, or an HTTP status without a refusal body. */
+export type TradeFailureCode = HttpRefusalCode | 'UNREACHABLE' | `HTTP_${number}`;
+
+export type TradeOutcome = { readonly ok: true; readonly session: string } | { readonly ok: false; readonly code: TradeFailureCode };
 
 /** Trades a launch token for a session secret (POST from this page's own origin, no credentials). */
 export async function tradeLaunchToken(fetchFn: FetchLike, base: string, token: string): Promise<TradeOutcome> {

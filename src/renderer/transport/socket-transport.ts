@@ -1,10 +1,10 @@
 // window.relay over the `relay ui` WebSocket: the browser twin of the Electron preload. It only
 // relies on the standard WebSocket interface (given as a constructor, so Node tests can pass
-// the `ws` package's), never on DOM types, and imports nothing at runtime but the shared list.
+// the `ws` package's), never on DOM types, and imports nothing at runtime but shared constants.
 import type { ChannelName, EventEnvelope, IpcReply } from '../../shared/contract.js';
 import type { CallFrame, ServerFrame } from '../../shared/wire.js';
 import type { EventListener } from '../../shared/api.js';
-
+import { TRANSPORT_ERRORS } from '../../shared/transport-errors.js';
 /** The slice of the WebSocket interface this client uses. */
 export interface SocketLike {
   readonly readyState: number;
@@ -111,7 +111,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
       }
     });
     current.addEventListener('close', (event) => {
-      const error = event.code === 1009 ? { code: 'MESSAGE_TOO_LARGE', message: 'The call was larger than the server accepts.' } : { code: 'DISCONNECTED', message: 'The connection to Relay Desk closed before it answered.' };
+      const error = event.code === 1009 ? { code: TRANSPORT_ERRORS.messageTooLarge, message: 'The call was larger than the server accepts.' } : { code: TRANSPORT_ERRORS.disconnected, message: 'The connection to Relay Desk closed before it answered.' };
       for (const resolve of pending.values()) resolve({ ok: false, error });
       pending.clear();
       if (closed) return;
@@ -121,7 +121,7 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
   };
 
   const invoke = (channel: ChannelName, input: unknown): Promise<IpcReply<unknown>> => {
-    if (closed) return Promise.resolve({ ok: false, error: { code: 'DISCONNECTED', message: 'The transport is closed.' } });
+    if (closed) return Promise.resolve({ ok: false, error: { code: TRANSPORT_ERRORS.disconnected, message: 'The transport is closed.' } });
     const id = nextId++;
     const frame: CallFrame = { id, channel, input };
     return new Promise((resolve) => {

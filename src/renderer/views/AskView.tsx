@@ -3,7 +3,10 @@
 // and is saved as a run by the host.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { TaskTicket } from '../../shared/contract.js';
+// The backends the relay ships with: one list, shared with the engine.
+import { BACKEND_NAMES as BACKENDS } from '../../shared/facts.js';
 import { href } from '../app/routes';
+import { OptionList, SubmitRow } from '../components/controls';
 import { TaskStatus } from '../components/TaskStatus';
 import { ErrorBox, Loading } from '../components/ui';
 import { useAsk, useProjects, useReview, useRun } from '../data/hooks';
@@ -12,8 +15,6 @@ import { contextForRun, utf8Bytes } from '../lib/ask-context';
 import { groupDigits } from '../lib/blast';
 import { RenderedMarkdown } from '../lib/markdown';
 
-/** The backends the relay ships with (src/engine/relay/backends). */
-export const BACKENDS = ['codex', 'gemini', 'claude', 'ollama'] as const;
 
 function BackendPicker(props: { readonly value: string; readonly onChange: (value: string) => void }) {
   const id = useId();
@@ -21,11 +22,7 @@ function BackendPicker(props: { readonly value: string; readonly onChange: (valu
     <div className="form-row">
       <label htmlFor={id}>Backend</label>
       <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-        {BACKENDS.map((b) => (
-          <option key={b} value={b}>
-            {b}
-          </option>
-        ))}
+        <OptionList values={BACKENDS} />
       </select>
     </div>
   );
@@ -107,11 +104,7 @@ function AskForm(props: { readonly projectId: string; readonly runId: string | n
           <input type="checkbox" checked={includeDiff} onChange={(e) => setIncludeDiff(e.target.checked)} /> Include the working tree’s git diff
         </label>
       </div>
-      <div className="button-row">
-        <button type="submit" className="button primary" disabled={ask.isPending || prompt.trim() === ''}>
-          {ask.isPending ? 'Sending…' : 'Ask'}
-        </button>
-      </div>
+      <SubmitRow label="Ask" pendingLabel="Sending…" pending={ask.isPending} disabled={prompt.trim() === ''} />
       {ask.isError ? <ErrorBox error={ask.error} title="The question was not sent" /> : null}
     </form>
   );
@@ -145,11 +138,7 @@ function ReviewForm(props: { readonly projectId: string; readonly onStarted: (ti
         <label htmlFor={promptId}>What to look at (optional)</label>
         <textarea id={promptId} value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={3} placeholder="Review the following changes." />
       </div>
-      <div className="button-row">
-        <button type="submit" className="button primary" disabled={review.isPending}>
-          {review.isPending ? 'Sending…' : 'Request review'}
-        </button>
-      </div>
+      <SubmitRow label="Request review" pendingLabel="Sending…" pending={review.isPending} />
       {review.isError ? <ErrorBox error={review.error} title="The review was not requested" /> : null}
     </form>
   );

@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { HandoffPreview, HandoffValidation } from '../../shared/contract.js';
 import { href } from '../app/routes';
+import { OptionList } from '../components/controls';
 import { CopyButton } from '../components/CopyButton';
 import { TaskStatus } from '../components/TaskStatus';
 import { Badge, ErrorBox, Loading } from '../components/ui';
@@ -91,11 +92,7 @@ function SavedBrief(props: { readonly taskId: string; readonly projectId: string
                   start.reset();
                 }}
               >
-                {TARGETS.map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
+                <OptionList values={TARGETS} />
               </select>
             </div>
             <pre className="command" aria-label="Dispatch command">

@@ -6,6 +6,7 @@ import type { Run } from '../../shared/contract.js';
 import type { RunKind, RunStatus } from '../../shared/schemas.js';
 import { href } from '../app/routes';
 import { navigate } from '../app/router';
+import { OptionList } from '../components/controls';
 import { Stat } from '../components/DiffView';
 import { Badge, Empty, ErrorBox, Loading, RelativeTime, useNow } from '../components/ui';
 import { useProjects, useRunPages } from '../data/hooks';
@@ -95,22 +96,14 @@ function FilterBar(props: { readonly filter: RunFilter }) {
         Kind
         <select value={props.filter.kind ?? ''} onChange={(e) => set({ kind: e.target.value })}>
           <option value="">All kinds</option>
-          {RUN_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {kindLabel(kind)}
-            </option>
-          ))}
+          <OptionList values={RUN_KINDS} label={kindLabel} />
         </select>
       </label>
       <label>
         Status
         <select value={props.filter.status ?? ''} onChange={(e) => set({ status: e.target.value })}>
           <option value="">Any status</option>
-          {RUN_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
+          <OptionList values={RUN_STATUSES} />
         </select>
       </label>
       {props.filter.projectId || props.filter.kind || props.filter.status ? (

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { ApprovalPolicy, Project } from '../../shared/schemas.js';
 import { href } from '../app/routes';
+import { SettingSwitch, SubmitRow } from '../components/controls';
 import { CopyButton } from '../components/CopyButton';
 import { TaskStatus } from '../components/TaskStatus';
 import { Badge, Empty, ErrorBox, Loading } from '../components/ui';
@@ -36,11 +37,7 @@ function RegisterForm() {
         </label>
         <input id={idId} type="text" value={projectId} onChange={(e) => setProjectId(e.target.value)} spellCheck={false} autoComplete="off" />
       </div>
-      <div className="button-row">
-        <button type="submit" className="button primary" disabled={register.isPending || root.trim() === ''}>
-          {register.isPending ? 'Registering…' : 'Register'}
-        </button>
-      </div>
+      <SubmitRow label="Register" pendingLabel="Registering…" pending={register.isPending} disabled={root.trim() === ''} />
       {register.isError ? <ErrorBox error={register.error} title="The folder was not registered" /> : null}
       {register.isSuccess ? (
         <p className="success-line" role="status">
@@ -149,24 +146,10 @@ function LinterSetting(props: { readonly project: Project }) {
 
 function WatchingSetting(props: { readonly project: Project }) {
   const update = useUpdateSettings();
-  const [chosen, setChosen] = useState<boolean | null>(null);
-  const watching = chosen ?? props.project.settings.watching;
   return (
-    <div className="setting">
-      <label className="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={watching}
-          onChange={(e) => {
-            setChosen(e.target.checked);
-            update.mutate({ projectId: props.project.projectId, watching: e.target.checked }, { onSettled: () => setChosen(null) });
-          }}
-        />{' '}
-        Watch the clipboard for answers to this project
-      </label>
+    <SettingSwitch label="Watch the clipboard for answers to this project" checked={props.project.settings.watching} onChange={(watching) => update.mutateAsync({ projectId: props.project.projectId, watching })}>
       {update.isError ? <ErrorBox error={update.error} title="Watching was not changed" /> : null}
-    </div>
+    </SettingSwitch>
   );
 }
 

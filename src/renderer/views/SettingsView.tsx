@@ -3,31 +3,18 @@
 // under `relay ui` they are stored for it.
 import { useId, useState, type FormEvent } from 'react';
 import type { AppSettings } from '../../shared/schemas.js';
+import { SettingSwitch } from '../components/controls';
 import { ErrorBox, Loading } from '../components/ui';
 import { useAppSettings, useUpdateAppSettings } from '../data/hooks';
 
 const AGENTS = ['claude', 'codex', 'gemini'] as const;
 
 function Toggle(props: { readonly label: string; readonly hint: string; readonly checked: boolean; readonly onChange: (checked: boolean) => Promise<unknown> }) {
-  // Shows the choice at once; the host's answer replaces it.
-  const [chosen, setChosen] = useState<boolean | null>(null);
+  // The mutation's error is shown by the view; either way the stored value is the truth again.
   return (
-    <div className="setting">
-      <label className="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={chosen ?? props.checked}
-          onChange={(e) => {
-            setChosen(e.target.checked);
-            // The mutation's error is shown by the view; either way the stored value is the truth again.
-            void props.onChange(e.target.checked).catch(() => undefined).finally(() => setChosen(null));
-          }}
-        />{' '}
-        {props.label}
-      </label>
+    <SettingSwitch label={props.label} checked={props.checked} onChange={props.onChange}>
       <p className="muted small">{props.hint}</p>
-    </div>
+    </SettingSwitch>
   );
 }
 

@@ -14,19 +14,9 @@ import { relay, REPO_ROOT } from '../../helpers/cli.js';
 import { FAKE_AGENTS, recordPatch } from '../../helpers/handoff.js';
 import { relayProject } from '../../helpers/project.js';
 import { tempDir } from '../../helpers/temp.js';
+import { until } from '../../helpers/wait.js';
 
 const FAKE_TERMINAL_DIR = path.join(REPO_ROOT, 'fixtures', 'fake-terminal');
-
-/** Polls `check` until it returns a value. */
-async function until<T>(what: string, check: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 interface Records {
   readonly terminal: string;
@@ -99,12 +89,12 @@ describe.skipIf(process.platform === 'win32')('startHandoffInTerminal', () => {
     const reply = await host.call('startHandoffInTerminal', { projectId: 'demo', briefId, target: 'codex' });
     expect(reply).toEqual({ ok: true, value: { launched: 'x-terminal-emulator' } });
 
-    const ended = await until('the terminal to finish its command', () => lines<TerminalLine>(files.terminal).find((l) => l.event === 'ended'), 60_000);
+    const ended = await until('the terminal to finish its command', () => lines<TerminalLine>(files.terminal).find((l) => l.event === 'ended'), { timeoutMs: 60_000, intervalMs: 100 });
     expect(ended.status, ended.stderr).toBe(1); // `read` at the end of the keep-open script met the closed stdin
     const started = lines<TerminalLine>(files.terminal).find((l) => l.event === 'started')!;
     const relayInvocation = currentRelayInvocation();
     expect(started.cwd).toBe(root);
-    expect(started.argv).toEqual(['-e', '/bin/sh', '-c', KEEP_OPEN_SCRIPT, 'relay-handoff', relayInvocation.node, relayInvocation.script, '-C', root, 'handoff', '--resume', briefId, '--to', 'codex']);
+    expect(started.argv).toEqual(['-e', '/bin/sh', '-c', KEEP_OPEN_SCRIPT, 'relay-handoff', relayInvocation.command, ...relayInvocation.args, '-C', root, 'handoff', '--resume', briefId, '--to', 'codex']);
     expect(started.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
 
     // The CLI dispatched: a new brief resumed from the saved one, and codex seeded with it.

@@ -10,6 +10,7 @@ import { agentLog, fakeAgentEnv } from '../../helpers/fake-agents.js';
 import { relayProject } from '../../helpers/project.js';
 import { tempDir } from '../../helpers/temp.js';
 import { builderDoes, EDIT_A, makeTask, TickRepo } from '../tick/harness.js';
+import { until } from '../../helpers/wait.js';
 
 describe('real engines in the host', () => {
   it('asks a friend through the runtime and records the answer as a relay run', async () => {
@@ -109,11 +110,7 @@ describe('ticks through the host', () => {
     const before = repo.snapshot();
     const ticket = await host.call('runTick', { projectId: 'ticks' });
     if (!ticket.ok) throw new Error(ticket.error.message);
-    const started = Date.now();
-    while (repo.calls('builder').length === 0) {
-      if (Date.now() - started > 20_000) throw new Error('the builder never started');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until('the builder to start', () => repo.calls('builder').length > 0);
     expect((await host.call('cancelTask', { taskId: ticket.value.taskId })).ok).toBe(true);
     const settled = await host.runtime.waitForTask(ticket.value.taskId);
     expect(settled).toMatchObject({ result: { tick: { verdict: 'stop', code: 'STOP_INTERRUPTED' } } });

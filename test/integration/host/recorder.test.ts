@@ -48,7 +48,7 @@ describe('the recorder', () => {
   it('keeps what an ask was asked from the task.queued event (no side channel)', async () => {
     const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });
     const runtime = createRuntime({
-      engines: { relay: { ask: async () => ({ ok: false, error: { code: 'BACKEND_MISSING', message: 'no codex here' } }), review: async () => ({ ok: false, error: { code: 'X', message: 'x' } }) } },
+      engines: { relay: { ask: async () => ({ ok: false, error: { code: 'BACKEND_FAILED', message: 'no codex here' } }), review: async () => ({ ok: false, error: { code: 'BACKEND_FAILED', message: 'x' } }) } },
     });
     const recorder = attachRecorder({ runtime, store });
     const root = relayProject({ projectId: 'demo' });
@@ -59,7 +59,7 @@ describe('the recorder', () => {
     if (!ticket.ok) throw new Error(ticket.error.message);
     expect(await queued).toMatchObject({ prompt: 'Why is it slow?', backend: 'codex' });
     await runtime.waitForTask(ticket.value.taskId);
-    expect(store.runs.byTask(ticket.value.taskId)).toMatchObject({ status: 'failed', code: 'BACKEND_MISSING', detail: { kind: 'relay', backend: 'codex', prompt: 'Why is it slow?' } });
+    expect(store.runs.byTask(ticket.value.taskId)).toMatchObject({ status: 'failed', code: 'BACKEND_FAILED', detail: { kind: 'relay', backend: 'codex', prompt: 'Why is it slow?' } });
     await runtime.shutdown();
     recorder.detach();
     store.close();

@@ -10,14 +10,7 @@ import type { Route } from '../../../src/main/router.js';
 import { answer } from '../../helpers/patches.js';
 import { relayProject } from '../../helpers/project.js';
 import { tempDir } from '../../helpers/temp.js';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > 15_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../../helpers/wait.js';
 
 describe('the clipboard service', () => {
   it('routes a copied answer to its project and applies it; tells when no project matches', async () => {
@@ -43,15 +36,15 @@ describe('the clipboard service', () => {
     await service.ready;
 
     clipboard = answer([{ path: 'a.txt', body: 'two' }], { projectId: 'shop' });
-    await until(() => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', 'the answer to be applied');
+    await until('the answer to be applied', () => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n');
 
     clipboard = answer([{ path: 'a.txt', body: 'three' }], { projectId: 'wiki' });
-    await until(() => unrouted.length === 1, 'the unrouted answer');
+    await until('the unrouted answer', () => unrouted.length === 1);
     expect(unrouted[0]).toEqual({ kind: 'no-project', projectId: 'wiki' });
 
     await host.call('updateProjectSettings', { projectId: 'shop', watching: false });
     clipboard = answer([{ path: 'a.txt', body: 'four' }], { projectId: 'shop' });
-    await until(() => unrouted.length === 2, 'the answer for a project that is not watching');
+    await until('the answer for a project that is not watching', () => unrouted.length === 2);
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('two\n');
 
     await service.stop();

@@ -3,23 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandRunner } from '../../../src/engine/patch/commands.js';
 import { tempDir } from '../../helpers/temp.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { alive } from '../../helpers/processes.js';
+import { until } from '../../helpers/wait.js';
 
 /** A "linter" that starts a worker process (as eslint and tsc -b do), records both pids, then works forever. */
 function linterWithWorker(dir: string): { script: string; pids: string } {
@@ -38,7 +23,7 @@ setInterval(() => {}, 1000);
 }
 
 async function pidsOf(file: string): Promise<[number, number]> {
-  await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').includes(' '));
+  await until(`both pids in ${file}`, () => existsSync(file) && readFileSync(file, 'utf8').includes(' '));
   return readFileSync(file, 'utf8').split(' ').map(Number) as [number, number];
 }
 
@@ -53,7 +38,7 @@ describe('commandRunner (linter, preCommand, postCommand)', () => {
     controller.abort();
     const result = await running;
     expect(result).toMatchObject({ exitCode: 1, timedOut: false });
-    await waitFor(() => !alive(linter) && !alive(worker));
+    await until('the linter and its worker to end', () => !alive(linter) && !alive(worker));
   });
 
   it('on timeout ends the linter and its workers, and says it timed out', async () => {
@@ -64,7 +49,7 @@ describe('commandRunner (linter, preCommand, postCommand)', () => {
     const result = await running;
     expect(result).toMatchObject({ exitCode: 1, timedOut: true });
     expect(result.output).toContain('linting…');
-    await waitFor(() => !alive(linter) && !alive(worker));
+    await until('the linter and its worker to end', () => !alive(linter) && !alive(worker));
   });
 
   it('reports a program that cannot start as such, with the command named', async () => {

@@ -8,6 +8,7 @@ import { relay, REPO_ROOT } from '../../helpers/cli.js';
 import { answer } from '../../helpers/patches.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { startDisplay, startPrivateDisplay, type TestDisplay } from '../../helpers/xvfb.js';
+import { until } from '../../helpers/wait.js';
 
 let display: TestDisplay;
 beforeAll(async () => {
@@ -16,20 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => display?.stop());
 
-async function until(check: () => boolean, what: string, output: () => string, ms = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}; output so far:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** `relay watch` as a real child process, its stdout and stderr collected together. */
 function watch(root: string, args: readonly string[], env: Record<string, string> = {}): { child: ResultPromise<{ all: true; reject: false }>; output: () => string; waitFor: (text: string, what: string) => Promise<void> } {
   const child = execa(process.execPath, [path.join(REPO_ROOT, 'dist/cli/relay.js'), 'watch', ...args], { cwd: root, env: { DISPLAY: display.display, ...env }, reject: false, all: true });
   let output = '';
   child.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output, waitFor: (text, what) => until(() => output.includes(text), what, () => output) };
+  return { child, output: () => output, waitFor: async (text, what) => void (await until(what, () => output.includes(text), { timeoutMs: 15_000, intervalMs: 50, detail: () => output })) };
 }
 
 async function project(): Promise<string> {
@@ -93,7 +86,7 @@ describe('relay watch on the real clipboard (X server)', () => {
       writeFileSync(configFile, '{ "projectId": "broken",');
       await watcher.waitFor('invalid; keeping the previous settings', 'the broken-config notice');
       await clipboard.write(answer([{ path: 'a.txt', body: 'two' }], { projectId: 'renamed' }));
-      await until(() => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', 'the answer for the new id to be applied', watcher.output);
+      await until('the answer for the new id to be applied', () => readFileSync(path.join(root, 'a.txt'), 'utf8') === 'two\n', { timeoutMs: 15_000, detail: watcher.output });
     } finally {
       watcher.child.kill('SIGTERM');
       await watcher.child;

@@ -4,27 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { runProcess } from '../../../src/engine/proc/index.js';
 import { buildChildEnv } from '../../../src/engine/secrets/index.js';
 import { tempDir } from '../../helpers/temp.js';
+import { alive, ended } from '../../helpers/processes.js';
+import { until } from '../../helpers/wait.js';
 
 const node = process.execPath;
 const env = buildChildEnv({ from: { PATH: path.dirname(node) }, profile: 'base' });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls a condition until it holds or the deadline passes (no timed assertions: the deadline only bounds a hang). */
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A script that starts a grandchild which ignores SIGTERM, writes "<child pid> <grandchild pid>" to `pids`, then waits forever. */
 function parentOfStubbornChild(pids: string): string {
@@ -33,7 +17,7 @@ function parentOfStubbornChild(pids: string): string {
 }
 
 async function pidsOf(file: string): Promise<[number, number]> {
-  await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').includes(' '));
+  await until(`both pids in ${file}`, () => existsSync(file) && readFileSync(file, 'utf8').includes(' '));
   return readFileSync(file, 'utf8').split(' ').map(Number) as [number, number];
 }
 
@@ -113,7 +97,7 @@ describe('runProcess()', () => {
     const [child, grandchild] = await pidsOf(pids);
     const outcome = await running;
     expect(outcome.kind).toBe('timed-out');
-    await waitFor(() => !alive(child) && !alive(grandchild));
+    await until('the child and the grandchild to end', () => !alive(child) && !alive(grandchild));
   });
 
   it('on cancel ends the child and the processes it started', async () => {
@@ -125,7 +109,7 @@ describe('runProcess()', () => {
     expect(alive(child) && alive(grandchild)).toBe(true);
     controller.abort();
     expect((await running).kind).toBe('cancelled');
-    await waitFor(() => !alive(child) && !alive(grandchild));
+    await until('the child and the grandchild to end', () => !alive(child) && !alive(grandchild));
   });
 
   it('when the child exits, a process it left running in its group is ended too', async () => {
@@ -135,7 +119,7 @@ describe('runProcess()', () => {
     const outcome = await runProcess({ command: node, args: ['-e', leave], cwd: dir, env, timeoutMs: 60_000, graceMs: 200 });
     expect(outcome).toMatchObject({ kind: 'exited', exitCode: 0 });
     const leftover = Number(readFileSync(pidFile, 'utf8'));
-    await waitFor(() => !alive(leftover));
+    await ended(leftover);
   });
 
   it('does not start anything when the signal is already aborted', async () => {

@@ -7,6 +7,7 @@ import { relay, REPO_ROOT } from '../../helpers/cli.js';
 import { agentLog, fakeAgentEnv, lastArg } from '../../helpers/fake-agents.js';
 import { ollamaLines, startLlmServer } from '../../helpers/llm-server.js';
 import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+import { ended, pidWrittenTo } from '../../helpers/processes.js';
 
 describe('relay ask (built CLI, fake agents first on PATH)', () => {
   it('prints the answer on stdout and exits 0; the agent ran in the repo with the envelope', async () => {
@@ -160,24 +161,12 @@ describe('relay ask (built CLI, fake agents first on PATH)', () => {
       reject: false,
       stdin: 'ignore',
     });
-    const deadline = Date.now() + 10_000;
-    while (!(existsSync(pidfile) && readFileSync(pidfile, 'utf8')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const agentPid = Number(readFileSync(pidfile, 'utf8'));
+    const agentPid = await pidWrittenTo(pidfile);
     child.kill('SIGINT');
     const run = await child;
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('codex was cancelled');
-    const gone = Date.now() + 5_000;
-    let alive = true;
-    while (alive && Date.now() < gone) {
-      try {
-        process.kill(agentPid, 0);
-        await new Promise((r) => setTimeout(r, 20));
-      } catch {
-        alive = false;
-      }
-    }
-    expect(alive).toBe(false);
+    await ended(agentPid);
   });
 
   it('explains backends, limits and exit codes in --help', async () => {

@@ -53,7 +53,7 @@ describe('git verbs for the relay', () => {
 
   it('gitDiff() is silent where gitDiffBase() is strict', async () => {
     const plain = tempDir();
-    expect(await gitDiff(plain)).toBe('');
-    await expect(gitDiffBase(plain, 'main')).rejects.toThrow(/^Failed to collect git diff against main: /);
+    expect(await gitDiff(plain)).toEqual({ ok: true, value: '' });
+    expect(await gitDiffBase(plain, 'main')).toMatchObject({ ok: false, error: { code: 'DIFF_FAILED', message: expect.stringMatching(/^Failed to collect git diff against main: /) } });
   });
 });

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../../src/engine/relay/envelope.js';
-import { OllamaBackendError, RelayError, relay, type RelayEvent, type RelayOptions } from '../../../src/engine/relay/index.js';
+import { relay, type RelayEvent, type RelayOptions } from '../../../src/engine/relay/index.js';
 import { ollamaLines, startLlmServer, type LlmServer } from '../../helpers/llm-server.js';
+import { fails, succeeds } from '../../helpers/result.js';
 import { gitRepo } from '../../helpers/temp.js';
 
 function askOllama(server: LlmServer | string, options: Partial<RelayOptions> = {}) {
@@ -18,23 +19,13 @@ function askOllama(server: LlmServer | string, options: Partial<RelayOptions> = 
   });
 }
 
-async function relayError(promise: Promise<unknown>): Promise<RelayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
-
 describe('relay() with the ollama backend', () => {
   it('posts the envelope to /api/chat and streams the answer as deltas', async () => {
     const server = await startLlmServer();
     server.script({ kind: 'ndjson', lines: ollamaLines(['The bug ', 'is here.']) });
     const repoPath = gitRepo();
     const events: RelayEvent[] = [];
-    const result = await askOllama(server, { repoPath, model: 'qwen2.5-coder', onEvent: (e) => events.push(e) });
+    const result = await succeeds(askOllama(server, { repoPath, model: 'qwen2.5-coder', onEvent: (e) => events.push(e) }));
     expect(result.answer).toBe('The bug is here.');
     expect(events).toEqual([
       { type: 'delta', text: 'The bug ' },
@@ -51,8 +42,8 @@ describe('relay() with the ollama backend', () => {
   it('takes the model from OLLAMA_MODEL, else the first model the server lists', async () => {
     const server = await startLlmServer();
     server.script({ kind: 'ndjson', lines: ollamaLines(['a']) }, { kind: 'json', body: { models: [{ name: 'llama3.2:latest' }, { name: 'mistral' }] } }, { kind: 'ndjson', lines: ollamaLines(['b']) });
-    await askOllama(server, { env: { OLLAMA_MODEL: 'phi4' } });
-    await askOllama(server);
+    await succeeds(askOllama(server, { env: { OLLAMA_MODEL: 'phi4' } }));
+    await succeeds(askOllama(server));
     expect(server.requests.map((r) => r.path)).toEqual(['/api/chat', '/api/tags', '/api/chat']);
     expect((server.requests[0]!.body as { model: string }).model).toBe('phi4');
     expect((server.requests[2]!.body as { model: string }).model).toBe('llama3.2:latest');
@@ -61,15 +52,15 @@ describe('relay() with the ollama backend', () => {
   it('says how to get a model when the server has none', async () => {
     const server = await startLlmServer();
     server.script({ kind: 'json', body: { models: [] } });
-    const error = await relayError(askOllama(server));
-    expect(error.cause).toBeInstanceOf(OllamaBackendError);
+    const error = await fails(askOllama(server));
+    expect(error.cause).toEqual({ backend: 'ollama', code: 'NO_MODEL' });
     expect(error.message).toContain('has no model to answer with');
   });
 
   it('reports a model the server does not know', async () => {
     const server = await startLlmServer();
     server.script({ kind: 'json', status: 404, body: { error: "model 'nope' not found, try pulling it first" } });
-    const error = await relayError(askOllama(server, { model: 'nope' }));
+    const error = await fails(askOllama(server, { model: 'nope' }));
     expect(error.message).toBe(`Ollama refused the request: HTTP 404 from ${server.url}/api/chat: model 'nope' not found, try pulling it first (hint: check the model name (\`ollama pull <model>\`) and that OLLAMA_HOST points at Ollama itself)`);
   });
 
@@ -77,7 +68,7 @@ describe('relay() with the ollama backend', () => {
     const server = await startLlmServer();
     server.script({ kind: 'text', status: 503, body: 'loading model' }, { kind: 'ndjson', lines: ollamaLines(['ok']) });
     const events: RelayEvent[] = [];
-    const result = await askOllama(server, { model: 'm', onEvent: (e) => events.push(e) });
+    const result = await succeeds(askOllama(server, { model: 'm', onEvent: (e) => events.push(e) }));
     expect(result.answer).toBe('ok');
     expect(events[0]).toEqual({ type: 'warning', text: expect.stringContaining('ollama: retry 1 in 1 ms') });
   });
@@ -90,7 +81,7 @@ describe('relay() with the ollama backend', () => {
         probe.close(() => resolve(p));
       });
     });
-    const error = await relayError(askOllama(`127.0.0.1:${port}`, { model: 'm' }));
+    const error = await fails(askOllama(`127.0.0.1:${port}`, { model: 'm' }));
     expect(error.cause?.code).toBe('UNREACHABLE');
     expect(error.message).toContain(`Ollama is not reachable at http://127.0.0.1:${port}`);
   });
@@ -98,7 +89,7 @@ describe('relay() with the ollama backend', () => {
   it('times out a server that does not answer', async () => {
     const server = await startLlmServer();
     server.fallback = () => ({ kind: 'silent' });
-    const error = await relayError(askOllama(server, { model: 'm', timeoutSeconds: 0.3 }));
+    const error = await fails(askOllama(server, { model: 'm', timeoutSeconds: 0.3 }));
     expect(error.message).toBe('ollama timed out after 0.3 seconds');
   });
 
@@ -106,13 +97,13 @@ describe('relay() with the ollama backend', () => {
     const server = await startLlmServer();
     server.script({ kind: 'ndjson', lines: ollamaLines(['a', 'b', 'c', 'd']), delayMs: 100 });
     const controller = new AbortController();
-    const error = await relayError(askOllama(server, { model: 'm', signal: controller.signal, onEvent: () => controller.abort() }));
+    const error = await fails(askOllama(server, { model: 'm', signal: controller.signal, onEvent: () => controller.abort() }));
     expect(error.code).toBe('CANCELLED');
   });
 
   it('refuses a writing sandbox before sending anything', async () => {
     const server = await startLlmServer();
-    expect((await relayError(askOllama(server, { sandbox: 'workspace-write' }))).code).toBe('INVALID_SANDBOX');
+    expect((await fails(askOllama(server, { sandbox: 'workspace-write' }))).code).toBe('INVALID_SANDBOX');
     expect(server.requests).toEqual([]);
   });
 });

@@ -1,51 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../../src/engine/relay/envelope.js';
-import {
-  ClaudeBackendError,
-  CodexBackendError,
-  GeminiBackendError,
-  RelayError,
-  relay,
-  type Backend,
-  type RelayEvent,
-  type RelayOptions,
-} from '../../../src/engine/relay/index.js';
+import { relay, type Backend, type RelayEvent, type RelayOptions } from '../../../src/engine/relay/index.js';
 import { agentLog, fakeAgentEnv, FAKE_AGENTS_DIR, lastArg, type AgentLog } from '../../helpers/fake-agents.js';
+import { fails, succeeds } from '../../helpers/result.js';
 import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+import { alive, ended, pidWrittenTo } from '../../helpers/processes.js';
 
 /** Runs relay() against the fake agents with a fully controlled environment. */
 function ask(log: AgentLog, options: Partial<RelayOptions> & { extraEnv?: Record<string, string> } = {}) {
   const { extraEnv, ...rest } = options;
   return relay({ prompt: 'What is wrong with this?', repoPath: options.repoPath ?? gitRepo({ 'a.txt': 'one\n' }), env: fakeAgentEnv(log, extraEnv), ...rest });
-}
-
-async function relayError(promise: Promise<unknown>): Promise<RelayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The envelope size for a given request with no context or diff, minus the request itself. */
@@ -67,7 +33,7 @@ describe('relay()', () => {
       ['context from both a file and text', { contextFile: '/does/not/exist', contextText: 'also this' }, 'CONTEXT_CONFLICT', 'Use either a context file or context text, not both'],
     ] as const)('refuses %s', async (_name, options, code, message) => {
       const log = agentLog();
-      const error = await relayError(ask(log, options as Partial<RelayOptions>));
+      const error = await fails(ask(log, options as Partial<RelayOptions>));
       expect(error.code).toBe(code);
       expect(error.message).toBe(message);
       expect(log.calls()).toEqual([]);
@@ -78,7 +44,7 @@ describe('relay()', () => {
       const file = path.join(tempDir(), 'file.txt');
       writeFileSync(file, 'x');
       for (const repoPath of [path.join(tempDir(), 'missing'), file]) {
-        const error = await relayError(ask(log, { repoPath }));
+        const error = await fails(ask(log, { repoPath }));
         expect(error.code).toBe('INVALID_REPO');
         expect(error.message).toBe(`Repository path does not exist or is not a directory: ${repoPath}`);
       }
@@ -89,12 +55,12 @@ describe('relay()', () => {
       const log = agentLog();
       const missing = path.join(tempDir(), 'missing');
       const everything = { prompt: ' ', timeoutSeconds: 0, repoPath: missing, backend: 'nope', sandbox: 'nope', contextFile: '/x', contextText: 'y' };
-      expect((await relayError(ask(log, everything))).code).toBe('PROMPT_REQUIRED');
-      expect((await relayError(ask(log, { ...everything, prompt: 'q' }))).code).toBe('INVALID_TIMEOUT');
-      expect((await relayError(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1 }))).code).toBe('INVALID_REPO');
-      expect((await relayError(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1, repoPath: tempDir() }))).code).toBe('UNSUPPORTED_BACKEND');
-      expect((await relayError(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1, repoPath: tempDir(), backend: 'codex' }))).code).toBe('INVALID_SANDBOX');
-      expect((await relayError(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1, repoPath: tempDir(), backend: 'codex', sandbox: 'read-only' }))).code).toBe('CONTEXT_CONFLICT');
+      expect((await fails(ask(log, everything))).code).toBe('PROMPT_REQUIRED');
+      expect((await fails(ask(log, { ...everything, prompt: 'q' }))).code).toBe('INVALID_TIMEOUT');
+      expect((await fails(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1 }))).code).toBe('INVALID_REPO');
+      expect((await fails(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1, repoPath: tempDir() }))).code).toBe('UNSUPPORTED_BACKEND');
+      expect((await fails(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1, repoPath: tempDir(), backend: 'codex' }))).code).toBe('INVALID_SANDBOX');
+      expect((await fails(ask(log, { ...everything, prompt: 'q', timeoutSeconds: 1, repoPath: tempDir(), backend: 'codex', sandbox: 'read-only' }))).code).toBe('CONTEXT_CONFLICT');
       expect(log.calls()).toEqual([]);
     });
   });
@@ -103,13 +69,13 @@ describe('relay()', () => {
     it('sends a context file\'s trimmed text (relative paths resolve against the repo)', async () => {
       const log = agentLog();
       const repoPath = gitRepo({ 'notes.md': '\n  The cache is shared.  \n\n' });
-      await ask(log, { repoPath, contextFile: 'notes.md' });
+      await succeeds(ask(log, { repoPath, contextFile: 'notes.md' }));
       expect(lastArg(log.only())).toContain('\n\nAdditional Context:\nThe cache is shared.');
     });
 
     it('sends context text trimmed', async () => {
       const log = agentLog();
-      await ask(log, { contextText: '  inline context \n' });
+      await succeeds(ask(log, { contextText: '  inline context \n' }));
       expect(lastArg(log.only()).endsWith('Request:\nWhat is wrong with this?\n\nAdditional Context:\ninline context')).toBe(true);
     });
 
@@ -117,8 +83,8 @@ describe('relay()', () => {
       const log = agentLog();
       const repoPath = gitRepo();
       mkdirSync(path.join(repoPath, 'docs'));
-      expect((await relayError(ask(log, { repoPath, contextFile: 'nope.md' }))).message).toBe(`Context file does not exist: ${path.join(repoPath, 'nope.md')}`);
-      expect((await relayError(ask(log, { repoPath, contextFile: 'docs' }))).message).toBe(`Context path is not a file: ${path.join(repoPath, 'docs')}`);
+      expect((await fails(ask(log, { repoPath, contextFile: 'nope.md' }))).message).toBe(`Context file does not exist: ${path.join(repoPath, 'nope.md')}`);
+      expect((await fails(ask(log, { repoPath, contextFile: 'docs' }))).message).toBe(`Context path is not a file: ${path.join(repoPath, 'docs')}`);
       expect(log.calls()).toEqual([]);
     });
   });
@@ -129,18 +95,18 @@ describe('relay()', () => {
       const repoPath = gitRepo();
       const exact = `${'é'.repeat(50_000)}${'x'.repeat(100_000)}`; // 100000 + 100000 bytes
       writeFileSync(path.join(repoPath, 'ctx.txt'), exact);
-      await ask(log, { repoPath, contextFile: 'ctx.txt' });
+      await succeeds(ask(log, { repoPath, contextFile: 'ctx.txt' }));
       expect(log.only().stdin).toContain(exact);
       writeFileSync(path.join(repoPath, 'ctx.txt'), `${exact}y`);
-      const error = await relayError(ask(log, { repoPath, contextFile: 'ctx.txt' }));
+      const error = await fails(ask(log, { repoPath, contextFile: 'ctx.txt' }));
       expect(error.message).toBe('Context file is too large (200001 bytes; max 200000 bytes)');
       expect(log.calls()).toHaveLength(1);
     });
 
     it('accepts context text of exactly 200000 bytes and refuses 200001', async () => {
       const log = agentLog();
-      await ask(log, { contextText: '✓'.repeat(66_666) + 'xx' });
-      const error = await relayError(ask(log, { contextText: '✓'.repeat(66_667) }));
+      await succeeds(ask(log, { contextText: '✓'.repeat(66_666) + 'xx' }));
+      const error = await fails(ask(log, { contextText: '✓'.repeat(66_667) }));
       expect(error.message).toBe('Context text is too large (200001 bytes; max 200000 bytes)');
       expect(log.calls()).toHaveLength(1);
     });
@@ -154,11 +120,11 @@ describe('relay()', () => {
       };
       const overhead = diffSize(1000) - 1000;
       expect(diffSize(300_000 - overhead)).toBe(300_000);
-      const result = await ask(log, { repoPath, includeDiff: true });
+      const result = await succeeds(ask(log, { repoPath, includeDiff: true }));
       expect(result.diffBytes).toBe(300_000);
       expect(log.only().stdin).toContain('\n\nGit Diff:\ndiff --git a/big.txt b/big.txt');
       expect(diffSize(300_001 - overhead)).toBe(300_001);
-      const error = await relayError(ask(log, { repoPath, includeDiff: true }));
+      const error = await fails(ask(log, { repoPath, includeDiff: true }));
       expect(error.message).toBe('Git diff is too large (300001 bytes; max 300000 bytes)');
       expect(log.calls()).toHaveLength(1);
     });
@@ -167,12 +133,12 @@ describe('relay()', () => {
       const log = agentLog();
       const repoPath = gitRepo();
       const request = 'q'.repeat(500_000 - envelopeOverhead(repoPath));
-      const result = await ask(log, { repoPath, prompt: request });
+      const result = await succeeds(ask(log, { repoPath, prompt: request }));
       expect(result.promptBytes).toBe(500_000);
       const call = log.only();
       expect(lastArg(call)).toBe('-');
       expect(call.stdin).toBe(buildPrompt({ prompt: request, repoPath, contextText: '', diffText: '' }));
-      const error = await relayError(ask(log, { repoPath, prompt: `${request}q` }));
+      const error = await fails(ask(log, { repoPath, prompt: `${request}q` }));
       expect(error.message).toBe('Relay prompt is too large (500001 bytes; max 500000 bytes)');
       expect(log.calls()).toHaveLength(1);
     });
@@ -183,7 +149,7 @@ describe('relay()', () => {
       const log = agentLog();
       const repoPath = gitRepo({ 'a.txt': 'one\n' });
       writeFileSync(path.join(repoPath, 'a.txt'), 'one\ntwo\n');
-      await ask(log, { repoPath, includeDiff: true });
+      await succeeds(ask(log, { repoPath, includeDiff: true }));
       expect(lastArg(log.only())).toContain('\n\nGit Diff:\ndiff --git a/a.txt b/a.txt\nindex');
       expect(lastArg(log.only()).endsWith(' one\n+two')).toBe(true);
     });
@@ -194,14 +160,14 @@ describe('relay()', () => {
       writeFileSync(path.join(repoPath, 'b.txt'), 'new file\n');
       gitIn(repoPath, 'add', '-A');
       gitIn(repoPath, 'commit', '-qm', 'second');
-      await ask(log, { repoPath, includeDiff: true });
+      await succeeds(ask(log, { repoPath, includeDiff: true }));
       expect(lastArg(log.only())).toContain('Git Diff:\ndiff --git a/b.txt b/b.txt\nnew file mode');
     });
 
     it('is silently left out when git cannot give one (single commit, or not a repository)', async () => {
       const log = agentLog();
-      await ask(log, { repoPath: gitRepo({ 'a.txt': 'one\n' }), includeDiff: true });
-      await ask(log, { repoPath: tempDir(), includeDiff: true });
+      await succeeds(ask(log, { repoPath: gitRepo({ 'a.txt': 'one\n' }), includeDiff: true }));
+      await succeeds(ask(log, { repoPath: tempDir(), includeDiff: true }));
       for (const call of log.calls()) expect(lastArg(call)).not.toContain('Git Diff:');
     });
   });
@@ -209,7 +175,7 @@ describe('relay()', () => {
   describe('depth guard', () => {
     it('refuses when PHONE_A_FRIEND_DEPTH is "1"', async () => {
       const log = agentLog();
-      const error = await relayError(ask(log, { extraEnv: { PHONE_A_FRIEND_DEPTH: '1' } }));
+      const error = await fails(ask(log, { extraEnv: { PHONE_A_FRIEND_DEPTH: '1' } }));
       expect(error.code).toBe('DEPTH_LIMIT');
       expect(error.message).toBe('Relay depth limit reached; refusing nested relay invocation');
       expect(log.calls()).toEqual([]);
@@ -220,7 +186,7 @@ describe('relay()', () => {
       const env = fakeAgentEnv(log);
       if (raw === undefined) delete env.PHONE_A_FRIEND_DEPTH;
       else env.PHONE_A_FRIEND_DEPTH = raw;
-      await relay({ prompt: 'q', repoPath: gitRepo(), env });
+      await succeeds(relay({ prompt: 'q', repoPath: gitRepo(), env }));
       expect(log.only().env.PHONE_A_FRIEND_DEPTH).toBe('1');
     });
   });
@@ -240,7 +206,7 @@ describe('relay()', () => {
     it('codex: exec with -C and -s, the envelope byte for byte as the last argument, cwd = repo, stdin closed, only its key', async () => {
       const log = agentLog();
       const repoPath = gitRepo();
-      const result = await ask(log, { repoPath, prompt: '  Is the retry loop bounded?\n', model: 'gpt-5-codex', sandbox: 'workspace-write', extraEnv: secrets });
+      const result = await succeeds(ask(log, { repoPath, prompt: '  Is the retry loop bounded?\n', model: 'gpt-5-codex', sandbox: 'workspace-write', extraEnv: secrets }));
       const call = log.only();
       expect(call.argv.slice(0, 8)).toEqual(['exec', '-C', repoPath, '-s', 'workspace-write', '--skip-git-repo-check', '--ephemeral', '--json']);
       expect(call.argv.slice(10, 12)).toEqual(['-m', 'gpt-5-codex']);
@@ -266,7 +232,7 @@ describe('relay()', () => {
     it('gemini: -o json, the approval mode for the sandbox, -m and -p with the envelope; only its key', async () => {
       const log = agentLog();
       const repoPath = gitRepo();
-      const result = await ask(log, { repoPath, backend: 'gemini', model: 'gemini-2.5-pro', sandbox: 'danger-full-access', extraEnv: secrets });
+      const result = await succeeds(ask(log, { repoPath, backend: 'gemini', model: 'gemini-2.5-pro', sandbox: 'danger-full-access', extraEnv: secrets }));
       const call = log.only();
       expect(call.argv).toEqual(['-o', 'json', '--approval-mode', 'yolo', '-m', 'gemini-2.5-pro', '-p', buildPrompt({ prompt: 'What is wrong with this?', repoPath, contextText: '', diffText: '' })]);
       expect(call.cwd).toBe(repoPath);
@@ -279,7 +245,7 @@ describe('relay()', () => {
     it('claude: -p --output-format json with the permission mode and the envelope last; only its key, not CLAUDECODE', async () => {
       const log = agentLog();
       const repoPath = gitRepo();
-      const result = await ask(log, { repoPath, backend: 'claude', model: 'opus', extraEnv: secrets });
+      const result = await succeeds(ask(log, { repoPath, backend: 'claude', model: 'opus', extraEnv: secrets }));
       const call = log.only();
       expect(call.argv.slice(0, -1)).toEqual(['-p', '--output-format', 'json', '--permission-mode', 'plan', '--no-session-persistence', '--model', 'opus']);
       expect(lastArg(call)).toBe(buildPrompt({ prompt: 'What is wrong with this?', repoPath, contextText: '', diffText: '' }));
@@ -294,8 +260,8 @@ describe('relay()', () => {
       const repoPath = gitRepo();
       const request = 'r'.repeat(150_000);
       const envelope = buildPrompt({ prompt: request, repoPath, contextText: '', diffText: '' });
-      await ask(log, { repoPath, backend: 'gemini', prompt: request });
-      await ask(log, { repoPath, backend: 'claude', prompt: request });
+      await succeeds(ask(log, { repoPath, backend: 'gemini', prompt: request }));
+      await succeeds(ask(log, { repoPath, backend: 'claude', prompt: request }));
       const [gemini, claude] = log.calls();
       expect(gemini!.stdin).toBe(envelope);
       expect(gemini!.argv.at(-1)).toBe('Answer the request above.');
@@ -306,7 +272,7 @@ describe('relay()', () => {
     it('reports codex progress as events while it works', async () => {
       const log = agentLog();
       const events: RelayEvent[] = [];
-      await ask(log, { onEvent: (e) => events.push(e) });
+      await succeeds(ask(log, { onEvent: (e) => events.push(e) }));
       expect(events).toEqual([
         { type: 'progress', text: '**Looking at the repository**' },
         { type: 'progress', text: '$ bash -lc ls' },
@@ -315,24 +281,23 @@ describe('relay()', () => {
   });
 
   describe('backend failures', () => {
-    it('wraps a codex failure in a RelayError that keeps the CodexBackendError as cause', async () => {
+    it('wraps a codex failure as BACKEND_FAILED that keeps the backend and its code as cause', async () => {
       const log = agentLog();
-      const error = await relayError(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'error' } }));
+      const error = await fails(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'error' } }));
       expect(error.code).toBe('BACKEND_FAILED');
-      expect(error.cause).toBeInstanceOf(CodexBackendError);
-      expect(error.cause?.code).toBe('EXIT_CODE');
+      expect(error.cause).toEqual({ backend: 'codex', code: 'EXIT_CODE' });
       expect(error.message).toBe('codex exec exited with code 1: unexpected status 401 Unauthorized: Missing bearer or basic authentication in header');
     });
 
     it('reports a codex crash and an empty answer', async () => {
       const log = agentLog();
-      expect((await relayError(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'crash' } }))).message).toBe('codex exec exited with code 101: thread main panicked at codex-rs/exec/src/lib.rs: boom');
-      expect((await relayError(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'empty' } }))).message).toBe('codex exec completed without producing an answer');
+      expect((await fails(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'crash' } }))).message).toBe('codex exec exited with code 101: thread main panicked at codex-rs/exec/src/lib.rs: boom');
+      expect((await fails(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'empty' } }))).message).toBe('codex exec completed without producing an answer');
     });
 
     it('never repeats the caller\'s secrets in a message', async () => {
       const log = agentLog();
-      const error = await relayError(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'leak', OPENAI_API_KEY: 'sk-very-secret-0123456789' } }));
+      const error = await fails(ask(log, { extraEnv: { FAKE_AGENT_MODE: 'leak', OPENAI_API_KEY: 'sk-very-secret-0123456789' } }));
       expect(error.message).toBe('codex exec exited with code 1: ERROR: key [secret withheld: openai-api-key] was rejected');
     });
 
@@ -345,8 +310,8 @@ describe('relay()', () => {
       ['empty', 'gemini completed without producing an answer'],
     ])('reports gemini in mode %s', async (mode, message) => {
       const log = agentLog();
-      const error = await relayError(ask(log, { backend: 'gemini', extraEnv: { FAKE_AGENT_MODE: mode } }));
-      expect(error.cause).toBeInstanceOf(GeminiBackendError);
+      const error = await fails(ask(log, { backend: 'gemini', extraEnv: { FAKE_AGENT_MODE: mode } }));
+      expect(error.cause?.backend).toBe('gemini');
       expect(error.message).toBe(message);
     });
 
@@ -357,44 +322,41 @@ describe('relay()', () => {
       ['empty', 'claude completed without producing an answer'],
     ])('reports claude in mode %s (judged by is_error, whatever the exit code)', async (mode, message) => {
       const log = agentLog();
-      const error = await relayError(ask(log, { backend: 'claude', extraEnv: { FAKE_AGENT_MODE: mode } }));
-      expect(error.cause).toBeInstanceOf(ClaudeBackendError);
+      const error = await fails(ask(log, { backend: 'claude', extraEnv: { FAKE_AGENT_MODE: mode } }));
+      expect(error.cause?.backend).toBe('claude');
       expect(error.message).toBe(message);
     });
 
     it('explains claude\'s refusal of danger-full-access as root', async () => {
       const log = agentLog();
-      const error = await relayError(ask(log, { backend: 'claude', sandbox: 'danger-full-access', extraEnv: { FAKE_AGENT_AS_ROOT: '1' } }));
+      const error = await fails(ask(log, { backend: 'claude', sandbox: 'danger-full-access', extraEnv: { FAKE_AGENT_AS_ROOT: '1' } }));
       expect(error.message).toContain('claude refuses danger-full-access (bypassPermissions) when run as root');
     });
 
     it('says how to install or configure a CLI that is not on PATH, and uses RELAY_<NAME>_BIN when set', async () => {
       const log = agentLog();
       const emptyPath = { PATH: [tempDir(), path.dirname(process.execPath)].join(path.delimiter) };
-      const error = await relayError(ask(log, { backend: 'gemini', extraEnv: emptyPath }));
+      const error = await fails(ask(log, { backend: 'gemini', extraEnv: emptyPath }));
       expect(error.cause?.code).toBe('NOT_FOUND');
       expect(error.message).toBe('gemini CLI not found on PATH. Install it (npm install -g @google/gemini-cli) or set RELAY_GEMINI_BIN to its absolute path.');
-      const result = await ask(log, { backend: 'gemini', extraEnv: { ...emptyPath, RELAY_GEMINI_BIN: path.join(FAKE_AGENTS_DIR, 'gemini') } });
+      const result = await succeeds(ask(log, { backend: 'gemini', extraEnv: { ...emptyPath, RELAY_GEMINI_BIN: path.join(FAKE_AGENTS_DIR, 'gemini') } }));
       expect(result.answer).toContain('gemini answer');
     });
 
     it('gives up after the timeout and kills the agent', async () => {
       const log = agentLog();
       const pidfile = path.join(tempDir(), 'pid');
-      const error = await relayError(ask(log, { timeoutSeconds: 0.5, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } }));
+      const error = await fails(ask(log, { timeoutSeconds: 0.5, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } }));
       expect(error.message).toBe('codex timed out after 0.5 seconds');
       expect(error.cause?.code).toBe('TIMEOUT');
       const pid = Number(readFileSync(pidfile, 'utf8'));
-      await waitFor(() => !alive(pid));
+      await ended(pid);
     });
 
-    it('re-throws errors that are neither RelayError nor BackendError untouched', async () => {
+    it('lets a backend that throws (a bug) throw, untouched: only expected failures are values', async () => {
       const bug = new TypeError('backend bug');
       const broken: Backend = { name: 'codex', capabilities: { transport: 'cli', sandboxes: ['read-only'], nativeReview: null, streaming: 'none' }, run: () => Promise.reject(bug) };
       await expect(relay({ prompt: 'q', repoPath: tempDir(), env: {}, backends: { broken } , backend: 'broken' })).rejects.toBe(bug);
-      const relayFailure = new RelayError('DEPTH_LIMIT', 'raised by the backend');
-      const raising: Backend = { ...broken, run: () => Promise.reject(relayFailure) };
-      await expect(relay({ prompt: 'q', repoPath: tempDir(), env: {}, backends: { raising }, backend: 'raising' })).rejects.toBe(relayFailure);
     });
   });
 
@@ -404,21 +366,20 @@ describe('relay()', () => {
       const pidfile = path.join(tempDir(), 'pid');
       const controller = new AbortController();
       const running = ask(log, { signal: controller.signal, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } });
-      await waitFor(() => existsSync(pidfile) && readFileSync(pidfile, 'utf8').length > 0);
-      const pid = Number(readFileSync(pidfile, 'utf8'));
+      const pid = await pidWrittenTo(pidfile);
       expect(alive(pid)).toBe(true);
       controller.abort();
-      const error = await relayError(running);
+      const error = await fails(running);
       expect(error.code).toBe('CANCELLED');
       expect(error.message).toBe('codex was cancelled');
-      await waitFor(() => !alive(pid));
+      await ended(pid);
     });
 
     it('starts nothing when already cancelled', async () => {
       const log = agentLog();
       const controller = new AbortController();
       controller.abort();
-      expect((await relayError(ask(log, { signal: controller.signal }))).code).toBe('CANCELLED');
+      expect((await fails(ask(log, { signal: controller.signal }))).code).toBe('CANCELLED');
       expect(log.calls()).toEqual([]);
     });
   });

@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../../src/engine/relay/envelope.js';
-import { BackendError, RelayError, reviewRelay, type Backend, type RelayEvent, type ReviewRelayOptions } from '../../../src/engine/relay/index.js';
+import { reviewRelay, type Backend, type RelayEvent, type ReviewRelayOptions } from '../../../src/engine/relay/index.js';
 import { agentLog, fakeAgentEnv, lastArg, type AgentLog } from '../../helpers/fake-agents.js';
+import { fails, succeeds } from '../../helpers/result.js';
 import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
+import { pidWrittenTo } from '../../helpers/processes.js';
 
 /** A repo on main with a feature branch checked out that changed a.txt in one commit. */
 function featureRepo(): string {
@@ -20,16 +22,6 @@ function review(log: AgentLog, options: Partial<ReviewRelayOptions> & { extraEnv
   return reviewRelay({ repoPath: options.repoPath ?? featureRepo(), env: fakeAgentEnv(log, extraEnv), ...rest });
 }
 
-async function relayError(promise: Promise<unknown>): Promise<RelayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
-
 const featureDiff = (repoPath: string): string => gitIn(repoPath, 'diff', 'main...HEAD', '--').trim();
 
 describe('reviewRelay()', () => {
@@ -37,7 +29,7 @@ describe('reviewRelay()', () => {
     it('runs `codex exec review --base <main>` in the repo, with no -C, --sandbox or prompt', async () => {
       const log = agentLog();
       const repoPath = featureRepo();
-      const result = await review(log, { repoPath });
+      const result = await succeeds(review(log, { repoPath }));
       const call = log.only();
       expect(call.argv.slice(0, 6)).toEqual(['exec', 'review', '--base', 'main', '--json', '-o']);
       expect(call.argv).toHaveLength(7);
@@ -50,9 +42,9 @@ describe('reviewRelay()', () => {
     it('uses the diff path when the request has something the native review cannot take', async () => {
       const log = agentLog();
       const repoPath = featureRepo();
-      await review(log, { repoPath, prompt: 'Focus on error handling.' });
-      await review(log, { repoPath, model: 'gpt-5' });
-      await review(log, { repoPath, sandbox: 'workspace-write' });
+      await succeeds(review(log, { repoPath, prompt: 'Focus on error handling.' }));
+      await succeeds(review(log, { repoPath, model: 'gpt-5' }));
+      await succeeds(review(log, { repoPath, sandbox: 'workspace-write' }));
       const calls = log.calls();
       expect(calls.map((c) => c.argv.slice(0, 2))).toEqual([['exec', '-C'], ['exec', '-C'], ['exec', '-C']]);
       expect(lastArg(calls[0]!)).toBe(buildPrompt({ prompt: 'Focus on error handling.', repoPath, contextText: '', diffText: featureDiff(repoPath) }));
@@ -64,7 +56,7 @@ describe('reviewRelay()', () => {
       const log = agentLog();
       const repoPath = featureRepo();
       const events: RelayEvent[] = [];
-      const result = await review(log, { repoPath, extraEnv: { FAKE_AGENT_MODE: 'review-fail' }, onEvent: (e) => events.push(e) });
+      const result = await succeeds(review(log, { repoPath, extraEnv: { FAKE_AGENT_MODE: 'review-fail' }, onEvent: (e) => events.push(e) }));
       const [native, generic] = log.calls();
       expect(native!.argv.slice(0, 2)).toEqual(['exec', 'review']);
       expect(generic!.argv[0]).toBe('exec');
@@ -79,21 +71,21 @@ describe('reviewRelay()', () => {
       const pidfile = path.join(tempDir(), 'pid');
       const controller = new AbortController();
       const running = review(log, { signal: controller.signal, extraEnv: { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_PIDFILE: pidfile } });
-      while (!existsSync(pidfile) || readFileSync(pidfile, 'utf8') === '') await new Promise((r) => setTimeout(r, 20));
+      await pidWrittenTo(pidfile);
       controller.abort();
-      expect((await relayError(running)).code).toBe('CANCELLED');
+      expect((await fails(running)).code).toBe('CANCELLED');
       expect(log.calls()).toHaveLength(1);
     });
 
-    it('re-throws a RelayError from the native review instead of falling back', async () => {
-      const refusal = new RelayError('DEPTH_LIMIT', 'refused inside review');
+    it('lets a native review that throws (a bug) throw, without falling back to a second run', async () => {
+      const refusal = new TypeError('bug inside review');
       let runs = 0;
       const backend: Backend = {
         name: 'codex',
         capabilities: { transport: 'cli', sandboxes: ['read-only'], nativeReview: { sandboxes: ['read-only'], model: false, prompt: false }, streaming: 'none' },
         run: async () => {
           runs += 1;
-          return { text: 'generic' };
+          return { ok: true, value: { text: 'generic' } };
         },
         review: () => Promise.reject(refusal),
       };
@@ -106,7 +98,7 @@ describe('reviewRelay()', () => {
     it('sends the default review request with `git diff base...HEAD` to a backend without native review', async () => {
       const log = agentLog();
       const repoPath = featureRepo();
-      const result = await review(log, { repoPath, backend: 'gemini' });
+      const result = await succeeds(review(log, { repoPath, backend: 'gemini' }));
       const diff = featureDiff(repoPath);
       expect(diff).toContain('+two');
       expect(log.only().argv.at(-1)).toBe(buildPrompt({ prompt: 'Review the following changes.', repoPath, contextText: '', diffText: diff }));
@@ -117,12 +109,12 @@ describe('reviewRelay()', () => {
       const log = agentLog();
       const offMaster = featureRepo();
       gitIn(offMaster, 'branch', '-m', 'main', 'master');
-      expect((await review(log, { repoPath: offMaster, backend: 'gemini' })).base).toBe('master');
+      expect((await succeeds(review(log, { repoPath: offMaster, backend: 'gemini' }))).base).toBe('master');
       const onTrunk = gitRepo({ 'a.txt': 'one\n' });
       gitIn(onTrunk, 'branch', '-m', 'main', 'trunk');
       writeFileSync(path.join(onTrunk, 'a.txt'), 'one\nmore\n');
       gitIn(onTrunk, 'commit', '-qam', 'second');
-      const result = await review(log, { repoPath: onTrunk, backend: 'claude' });
+      const result = await succeeds(review(log, { repoPath: onTrunk, backend: 'claude' }));
       expect(result.base).toBe('HEAD~1');
       expect(lastArg(log.calls()[1]!)).toContain('+more');
     });
@@ -133,28 +125,28 @@ describe('reviewRelay()', () => {
       gitIn(onMaster, 'branch', '-m', 'main', 'master');
       writeFileSync(path.join(onMaster, 'a.txt'), 'one\nlast\n');
       gitIn(onMaster, 'commit', '-qam', 'last');
-      const result = await review(log, { repoPath: onMaster, backend: 'gemini' });
+      const result = await succeeds(review(log, { repoPath: onMaster, backend: 'gemini' }));
       expect(result.base).toBe('HEAD~1');
       expect(lastArg(log.only())).toContain('+last');
     });
 
     it('refuses a base that does not exist (BASE_NOT_FOUND), and nothing to review (NOTHING_TO_REVIEW), sending nothing', async () => {
       const log = agentLog();
-      const error = await relayError(review(log, { backend: 'gemini', base: 'no-such-branch' }));
+      const error = await fails(review(log, { backend: 'gemini', base: 'no-such-branch' }));
       expect(error.code).toBe('BASE_NOT_FOUND');
       expect(error.message).toMatch(/^The base no-such-branch is not a branch or commit of /);
       const single = gitRepo({ 'a.txt': 'x\n' });
       gitIn(single, 'branch', '-m', 'main', 'trunk');
-      const first = await relayError(review(log, { repoPath: single, backend: 'gemini' }));
+      const first = await fails(review(log, { repoPath: single, backend: 'gemini' }));
       expect(first.code).toBe('NOTHING_TO_REVIEW');
-      const unchanged = await relayError(review(log, { repoPath: gitRepo({ 'a.txt': 'one\n' }), backend: 'gemini', base: 'main' }));
+      const unchanged = await fails(review(log, { repoPath: gitRepo({ 'a.txt': 'one\n' }), backend: 'gemini', base: 'main' }));
       expect(unchanged).toMatchObject({ code: 'NOTHING_TO_REVIEW', message: expect.stringContaining('HEAD has no changes since main') });
       expect(log.calls()).toEqual([]);
     });
 
     it('refuses a base that looks like an option', async () => {
       const log = agentLog();
-      const error = await relayError(review(log, { backend: 'gemini', base: '--output=/tmp/pwned' }));
+      const error = await fails(review(log, { backend: 'gemini', base: '--output=/tmp/pwned' }));
       expect(error.message).toBe('Failed to collect git diff against --output=/tmp/pwned: a base must not start with "-"');
       expect(log.calls()).toEqual([]);
     });
@@ -165,17 +157,17 @@ describe('reviewRelay()', () => {
       writeFileSync(path.join(repoPath, 'big.txt'), 'b'.repeat(310_000));
       gitIn(repoPath, 'add', '-A');
       gitIn(repoPath, 'commit', '-qm', 'big');
-      expect((await relayError(review(log, { repoPath, backend: 'gemini' }))).message).toMatch(/^Git diff is too large \(\d+ bytes; max 300000 bytes\)$/);
-      const error = await relayError(review(log, { repoPath: featureRepo(), backend: 'gemini', prompt: 'p'.repeat(500_000) }));
+      expect((await fails(review(log, { repoPath, backend: 'gemini' }))).message).toMatch(/^Git diff is too large \(\d+ bytes; max 300000 bytes\)$/);
+      const error = await fails(review(log, { repoPath: featureRepo(), backend: 'gemini', prompt: 'p'.repeat(500_000) }));
       expect(error.message).toMatch(/^Relay prompt is too large \(\d+ bytes; max 500000 bytes\)$/);
       expect(log.calls()).toEqual([]);
     });
 
     it('wraps a backend failure and re-throws unknown errors raw', async () => {
       const log = agentLog();
-      const error = await relayError(review(log, { backend: 'gemini', extraEnv: { FAKE_AGENT_MODE: 'auth' } }));
+      const error = await fails(review(log, { backend: 'gemini', extraEnv: { FAKE_AGENT_MODE: 'auth' } }));
       expect(error.code).toBe('BACKEND_FAILED');
-      expect(error.cause).toBeInstanceOf(BackendError);
+      expect(error.cause).toEqual({ backend: 'gemini', code: 'REPORTED_ERROR' });
       const bug = new RangeError('bug');
       const backend: Backend = { name: 'gemini', capabilities: { transport: 'cli', sandboxes: ['read-only'], nativeReview: null, streaming: 'none' }, run: () => Promise.reject(bug) };
       await expect(reviewRelay({ repoPath: featureRepo(), env: {}, backends: { b: backend }, backend: 'b' })).rejects.toBe(bug);
@@ -185,7 +177,7 @@ describe('reviewRelay()', () => {
       const log = agentLog();
       const repoPath = gitRepo({ 'a.txt': 'one\n' });
       gitIn(repoPath, 'switch', '-q', '-c', 'idle');
-      expect((await relayError(review(log, { repoPath, backend: 'gemini' }))).code).toBe('NOTHING_TO_REVIEW');
+      expect((await fails(review(log, { repoPath, backend: 'gemini' }))).code).toBe('NOTHING_TO_REVIEW');
       expect(log.calls()).toEqual([]);
     });
   });
@@ -198,19 +190,19 @@ describe('reviewRelay()', () => {
       ['a nested relay', { extraEnv: { PHONE_A_FRIEND_DEPTH: '1' } }, 'Relay depth limit reached; refusing nested relay invocation'],
     ] as const)('refuses %s', async (_name, options, message) => {
       const log = agentLog();
-      expect((await relayError(review(log, options as Partial<ReviewRelayOptions>))).message).toBe(message);
+      expect((await fails(review(log, options as Partial<ReviewRelayOptions>))).message).toBe(message);
       expect(log.calls()).toEqual([]);
     });
 
     it('refuses a missing repository', async () => {
       const log = agentLog();
       const missing = path.join(tempDir(), 'gone');
-      expect((await relayError(review(log, { repoPath: missing }))).message).toBe(`Repository path does not exist or is not a directory: ${missing}`);
+      expect((await fails(review(log, { repoPath: missing }))).message).toBe(`Repository path does not exist or is not a directory: ${missing}`);
     });
 
     it('checks the timeout before the repository', async () => {
       const log = agentLog();
-      expect((await relayError(review(log, { repoPath: path.join(tempDir(), 'gone'), timeoutSeconds: -1 }))).code).toBe('INVALID_TIMEOUT');
+      expect((await fails(review(log, { repoPath: path.join(tempDir(), 'gone'), timeoutSeconds: -1 }))).code).toBe('INVALID_TIMEOUT');
     });
   });
 });

@@ -8,6 +8,7 @@ import { isProcessAlive } from '../../../src/engine/fs/process.js';
 import type { ApprovalPolicy } from '../../../src/shared/schemas.js';
 import { answer, relayProject } from '../../helpers/project.js';
 import { counterIds, nextEvent, record } from '../../helpers/runtime.js';
+import { pidWrittenTo } from '../../helpers/processes.js';
 import { readTree, tempDir } from '../../helpers/temp.js';
 
 function startWith(root: string, policy: ApprovalPolicy, clock?: () => number): Runtime {
@@ -44,17 +45,6 @@ function sleeperScript(): { script: string; pidFile: string } {
   return { script, pidFile: path.join(dir, 'pid') };
 }
 
-async function pidFrom(file: string): Promise<number> {
-  for (let i = 0; i < 400; i += 1) {
-    if (existsSync(file)) {
-      const text = readFileSync(file, 'utf8');
-      if (text) return Number(text);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${file} never appeared`);
-}
-
 describe('runtime with the patch engine', () => {
   it('holds a patch for approval under "ask" and commits it when approved', async () => {
     const root = relayProject({ projectId: 'demo' });
@@ -87,9 +77,14 @@ describe('runtime with the patch engine', () => {
     const second = runtime.send({ type: 'ApplyPatch', text: answer({ projectId: 'demo', files: { 'second.txt': '2\n' } }), source: 'clipboard' });
     expect(second).toMatchObject({ ok: true, value: { projectId: 'demo', position: 1 } });
     const t2 = taskOf(second);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(path.join(root, 'second.txt'))).toBe(false);
+    // Queued behind the waiting one. That it never starts (nor writes) before the first has ended
+    // is shown by what the tree holds at the first's end and by the order of events, not by
+    // waiting a while and looking.
     expect(runtime.state().projects[0]?.queued.map((t) => t.taskId)).toEqual([t2]);
+    const atFirstEnd: string[] = [];
+    runtime.subscribe((e) => {
+      if (e.event.type === 'task.completed' && e.event.taskId === t1) atFirstEnd.push(...['first.txt', 'second.txt'].filter((f) => existsSync(path.join(root, f))));
+    });
 
     runtime.send({ type: 'Reject', approvalId: first.approvalId, reason: 'not this one' });
     const secondWaiting = await nextEvent(runtime, 'task.waiting-approval', (e) => e.taskId === t2);
@@ -103,6 +98,7 @@ describe('runtime with the patch engine', () => {
     const firstEnd = seen.find((e) => e.event.type === 'task.completed' && e.event.taskId === t1)!.seq;
     const secondStart = seen.find((e) => e.event.type === 'task.started' && e.event.taskId === t2)!.seq;
     expect(secondStart).toBeGreaterThan(firstEnd);
+    expect(atFirstEnd).toEqual([]);
   });
 
   it('applies at once under "auto" and under an "until" in the future, and asks once the "until" has passed', async () => {
@@ -169,7 +165,7 @@ describe('runtime with the patch engine', () => {
     const runtime = startWith(root, { mode: 'auto' });
     const before = readTree(root);
     runtime.send({ type: 'ApplyPatch', text: answer({ projectId: 'demo', files: { 'x.txt': 'x\n' } }), source: 'clipboard' });
-    const pid = await pidFrom(pidFile);
+    const pid = await pidWrittenTo(pidFile);
     expect(isProcessAlive(pid)).toBe(true);
 
     expect(runtime.send({ type: 'CancelTask', taskId: 't-1' })).toEqual({ ok: true, value: { taskId: 't-1', state: 'cancelling' } });
@@ -186,7 +182,7 @@ describe('runtime with the patch engine', () => {
     const runtime = startWith(root, { mode: 'auto' });
     const before = readTree(root);
     runtime.send({ type: 'ApplyPatch', text: answer({ projectId: 'demo', files: { 'written.txt': 'w\n' } }), source: 'clipboard' });
-    const pid = await pidFrom(pidFile);
+    const pid = await pidWrittenTo(pidFile);
     expect(existsSync(path.join(root, 'written.txt'))).toBe(true);
 
     await runtime.shutdown();

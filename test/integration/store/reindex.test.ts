@@ -77,7 +77,8 @@ async function projectWithHistory(): Promise<{ root: string; applied: string; re
   const gate = new Promise<void>((r) => {
     release = r;
   });
-  let pendingUuid = '';
+  let asked!: (uuid: string) => void;
+  const waiting = new Promise<string>((r) => (asked = r));
   const defaults = defaultRelayConfig('demo');
   const settled = applyPatch({
     root,
@@ -85,12 +86,16 @@ async function projectWithHistory(): Promise<{ root: string; applied: string; re
     source: 'clipboard',
     config: { ...defaults, patch: { ...defaults.patch, approvalMode: 'manual' } },
     decide: async (review) => {
-      pendingUuid = review.uuid;
+      asked(review.uuid);
       await gate;
       return { approve: false };
     },
   });
-  for (let i = 0; i < 200 && !pendingUuid; i += 1) await new Promise((r) => setTimeout(r, 10));
+  // The pending record is on disk once the transaction asks for a decision (a transaction that
+  // ends without asking fails here, saying how it ended).
+  const decision = await Promise.race([waiting.then((uuid) => ({ uuid })), settled.then((outcome) => ({ outcome }))]);
+  if (!('uuid' in decision)) throw new Error(`the transaction ended without asking: ${JSON.stringify(decision.outcome).slice(0, 300)}`);
+  const pendingUuid = decision.uuid;
   return { root, applied: first.uuid, reverted: second.uuid, revert: revert.uuid, pending: pendingUuid, release, settled };
 }
 

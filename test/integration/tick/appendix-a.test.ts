@@ -241,13 +241,12 @@ describe('A3 builder stage', () => {
   it('row 1: a builder that times out is killed with the tools it started (its process group)', async () => {
     // The grandchild holds Claude's output pipes for 60 s: killing only Claude would leave it
     // running and keep the tick waiting for the pipes to close.
+    // Left alive, the builder would hold the tick for 60 s, past this test's timeout.
     const repo = new TickRepo({ config: (c) => ((c.runner as Json).max_tick_seconds = 3) });
     repo.scenario({ orchestrator: [{ result: makeTask() }], builder: [{ spawn_child: repo.pidFile, sleep_ms: 60_000, result: BUILDER_RESULT }] });
-    const started = Date.now();
     const run = await repo.run();
     expect(run.result.code).toBe('STOP_INTERRUPTED');
     expect(String(run.result.detail)).toContain('timed out');
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(repo.grandchildRunning()).toBe(false);
   });
 
@@ -478,11 +477,10 @@ describe('A5 verification', () => {
   it('row 3: a fast check that times out is killed with the processes it started', async () => {
     const repo = new TickRepo({ config: (c) => ((c.verification as Json).timeout_fast_seconds = 1) }).scenario({ orchestrator: [{ result: makeTask({ fast: ['orphan'] }) }], builder: [builderDoes(EDIT_A)] });
     const before = repo.snapshot();
-    const started = Date.now();
+    // The orphan holds the check's output pipes for 60 s: left alive, it would hold the tick past this test's timeout.
     const run = await repo.run();
     expect(run.result.code).toBe('STOP_VERIFY_FAILED_FAST');
     expect(repo.report().verification.runs[0]).toMatchObject({ template_id: 'orphan', timed_out: true, exit_code: -1 });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(repo.grandchildRunning()).toBe(false);
     repo.expectRolledBack(before);
   });

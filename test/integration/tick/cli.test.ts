@@ -7,6 +7,7 @@ import { gitIn, gitRepo, tempDir } from '../../helpers/temp.js';
 import { defaultTickConfig } from '../../../src/engine/tick/config.js';
 import { SCHEMA_FILES } from '../../../src/engine/tick/schemas.js';
 import { builderDoes, EDIT_A, FAKE_CLAUDE, makeTask, TickRepo, type Json } from './harness.js';
+import { until } from '../../helpers/wait.js';
 
 describe('relais init', () => {
   it('writes the config with the spec defaults, the schemas and prompts, and a committed init leaves a clean tree', async () => {
@@ -128,11 +129,7 @@ describe('relais run interrupted', () => {
       reject: false,
       env: { IS_SANDBOX: '1', FAKE_CLAUDE_LOG: repo.logFile, FAKE_CLAUDE_SCENARIO: repo.scenarioFile },
     });
-    const started = Date.now();
-    while (repo.calls('builder').length === 0 || !existsSync(repo.pidFile)) {
-      if (Date.now() - started > 20_000) throw new Error('the builder never started');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until('the builder to start (and its tool)', () => repo.calls('builder').length > 0 && existsSync(repo.pidFile));
     child.kill(signal);
     const run = await child;
     expect(run.exitCode).toBe(1);

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builderDoes, EDIT_A, makeTask, TickRepo } from './harness.js';
+import { until } from '../../helpers/wait.js';
 
 describe('the tick lock', () => {
   it('ten concurrent `relais run`: exactly one runs, the nine others are BLOCKED_LOCK_HELD', async () => {
@@ -16,9 +17,7 @@ describe('the tick lock', () => {
         return r;
       }),
     );
-    const deadline = Date.now() + 45_000;
-    while (ended < 9 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(ended).toBe(9);
+    await until('the nine refused runs to end while the winner holds the lock', () => ended === 9, { timeoutMs: 45_000 });
     writeFileSync(release, '');
     const results = await Promise.all(runs);
 

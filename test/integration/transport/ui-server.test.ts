@@ -20,6 +20,7 @@ import { relayProject } from '../../helpers/project.js';
 import { openSocket } from '../../helpers/socket.js';
 import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, tradeLink, type RawResponse } from '../../helpers/ui.js';
 import { tempDir } from '../../helpers/temp.js';
+import { until } from '../../helpers/wait.js';
 
 interface Fixture {
   readonly host: Host;
@@ -264,7 +265,7 @@ describe('relay ui server', () => {
       const root = relayProject({ projectId: 'client' });
       const registered = await relay.registerProject({ root });
       expect(registered).toMatchObject({ ok: true, value: { projectId: 'client' } });
-      await until('the project.registered event', () => (events.some((e) => e.event.type === 'project.registered') ? true : undefined));
+      await until('the project.registered event', () => events.some((e) => e.event.type === 'project.registered'));
       stop();
       transport.close();
       expect(host.runtime.state().projects.map((p) => p.projectId)).toEqual(['client']);
@@ -386,17 +387,17 @@ describe('relay ui server', () => {
 
       const port = server.port;
       await server.close();
-      await until('the page to see the server gone', () => (statuses.at(-1) === 'lost' ? true : undefined));
+      await until('the page to see the server gone', () => statuses.at(-1) === 'lost');
       server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }), preferredPort: port });
       expect(server.port).toBe(port);
-      await until('the page to reconnect by itself', () => (statuses.at(-1) === 'open' ? true : undefined));
+      await until('the page to reconnect by itself', () => statuses.at(-1) === 'open');
       expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
 
       // Restarted on another data folder at the same address: the page is told it is unknown.
       await server.close();
       server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file: path.join(tempDir(), 'ui-sessions.json') }), preferredPort: port });
       running.push(() => server.close());
-      await until('the page to learn it is unknown', () => (statuses.at(-1) === 'session-unknown' ? true : undefined));
+      await until('the page to learn it is unknown', () => statuses.at(-1) === 'session-unknown');
       transport.close();
     });
   });
@@ -408,13 +409,3 @@ function bareHost(): { host: Host; store: ReturnType<typeof openStore> } {
   return { host: createHost({ store }), store };
 }
 
-/** Polls `check` until it returns a value (20 s deadline). */
-async function until<T>(what: string, check: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -6,12 +6,15 @@ import path from 'node:path';
 import { parse } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { BRIEF_ID_PATTERN } from '../../../src/engine/handoff/types.js';
-import { KEEP_OPEN_SCRIPT, planTerminalLaunch, relayDispatchArgv, TARGET_PATTERN, type RelayInvocation } from '../../../src/engine/handoff/terminal.js';
+import { currentRelayInvocation, KEEP_OPEN_SCRIPT, planTerminalLaunch, relayDispatchArgv, RELAY_CLI_FLAG, TARGET_PATTERN, type RelayInvocation } from '../../../src/engine/handoff/terminal.js';
 import { contract } from '../../../src/shared/contract.js';
 import { tempDir } from '../../helpers/temp.js';
 
-const NODE: RelayInvocation = { node: '/opt/node/bin/node', script: '/opt/relay desk/dist/cli/relay.js', electronRunAsNode: false };
-const ELECTRON: RelayInvocation = { node: '/opt/Relay Desk/relay-desk', script: '/opt/Relay Desk/resources/app.asar/dist/cli/relay.js', electronRunAsNode: true };
+const NODE: RelayInvocation = { command: '/opt/node/bin/node', args: ['/opt/relay desk/dist/cli/relay.js'], electronRunAsNode: false };
+/** A development Electron (`npm run dev`): its binary can still run as Node. */
+const ELECTRON: RelayInvocation = { command: '/home/me/relay-desk/node_modules/electron/dist/electron', args: ['/home/me/relay-desk/dist/cli/relay.js'], electronRunAsNode: true };
+/** The packaged app: RunAsNode is fused off, so it runs itself in its --relay-cli mode. */
+const PACKAGED: RelayInvocation = { command: '/opt/Relay Desk/relay-desk', args: ['--relay-cli'], electronRunAsNode: false };
 const ROOT = "/home/me/it's a project";
 const BRIEF = 'brief-1715350000000-k3x9qz';
 
@@ -31,9 +34,42 @@ function binDir(...names: string[]): string {
   return dir;
 }
 
+describe('currentRelayInvocation', () => {
+  const versions = (electron?: string) => ({ node: '22.0.0', ...(electron ? { electron } : {}) });
+
+  it('under Node (relay ui): node and the package\'s dist/cli/relay.js', () => {
+    const relay = currentRelayInvocation({ execPath: '/usr/bin/node', versions: versions() });
+    expect(relay.command).toBe('/usr/bin/node');
+    expect(relay.args).toHaveLength(1);
+    expect(relay.args[0]!.endsWith(path.join('dist', 'cli', 'relay.js'))).toBe(true);
+    expect(existsSync(path.dirname(path.dirname(path.dirname(relay.args[0]!))) + '/package.json')).toBe(true);
+    expect(relay.electronRunAsNode).toBe(false);
+  });
+
+  it('under a development Electron: the same script, run as Node', () => {
+    const relay = currentRelayInvocation({ execPath: '/repo/node_modules/electron/dist/electron', versions: versions('45.4.1'), packaged: false });
+    expect(relay).toMatchObject({ command: '/repo/node_modules/electron/dist/electron', electronRunAsNode: true });
+    expect(relay.args[0]!.endsWith(path.join('dist', 'cli', 'relay.js'))).toBe(true);
+  });
+
+  it('in the packaged app: the app itself with --relay-cli, never ELECTRON_RUN_AS_NODE (the fuse is off)', () => {
+    expect(currentRelayInvocation({ execPath: '/opt/Relay Desk/relay-desk', versions: versions('45.4.1'), packaged: true })).toEqual(PACKAGED);
+    expect(RELAY_CLI_FLAG).toBe('--relay-cli');
+  });
+
+  it('a "packaged" flag without Electron changes nothing (Node has no packaged mode)', () => {
+    expect(currentRelayInvocation({ execPath: '/usr/bin/node', versions: versions(), packaged: true }).electronRunAsNode).toBe(false);
+    expect(currentRelayInvocation({ execPath: '/usr/bin/node', versions: versions(), packaged: true }).args[0]).toMatch(/relay\.js$/);
+  });
+});
+
 describe('relayDispatchArgv', () => {
   it('builds relay -C <root> handoff --resume <id> --to <target> after the node binary and the script', () => {
-    expect(argv()).toEqual([NODE.node, NODE.script, '-C', ROOT, 'handoff', '--resume', BRIEF, '--to', 'codex']);
+    expect(argv()).toEqual([NODE.command, ...NODE.args, '-C', ROOT, 'handoff', '--resume', BRIEF, '--to', 'codex']);
+  });
+
+  it('for the packaged app: the app binary, --relay-cli, then the same relay arguments', () => {
+    expect(argv(PACKAGED)).toEqual(['/opt/Relay Desk/relay-desk', '--relay-cli', '-C', ROOT, 'handoff', '--resume', BRIEF, '--to', 'codex']);
   });
 
   it('refuses brief ids and targets outside their patterns', () => {
@@ -84,6 +120,16 @@ describe('planTerminalLaunch on Linux', () => {
     expect(plan.value.env).toEqual({ PATH: dir });
   });
 
+  it('packaged: the app runs in its --relay-cli mode, with no ELECTRON_RUN_AS_NODE anywhere (the fuse would ignore it)', () => {
+    const dir = binDir('xterm');
+    const plan = planTerminalLaunch(argv(PACKAGED), PACKAGED, ROOT, { platform: 'linux', env: { PATH: dir, ELECTRON_RUN_AS_NODE: '1' } });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.args).toEqual(['-e', '/bin/sh', '-c', KEEP_OPEN_SCRIPT, 'relay-handoff', '/opt/Relay Desk/relay-desk', '--relay-cli', '-C', ROOT, 'handoff', '--resume', BRIEF, '--to', 'codex']);
+    expect(plan.value.env).toEqual({ PATH: dir });
+    expect(plan.value.byHand.startsWith("'/opt/Relay Desk/relay-desk' --relay-cli -C ")).toBe(true);
+    expect(parse(plan.value.byHand)).toEqual(argv(PACKAGED));
+  });
+
   it('fails with TERMINAL_NOT_FOUND naming what it tried and the command to run by hand', () => {
     const plan = planTerminalLaunch(argv(), NODE, ROOT, { platform: 'linux', env: { PATH: '', TERMINAL: 'kitty' } });
     expect(plan).toMatchObject({ ok: false, error: { code: 'TERMINAL_NOT_FOUND' } });
@@ -102,7 +148,7 @@ describe('planTerminalLaunch on macOS', () => {
     writeFileSync(fakeNode, `#!/bin/sh\n${JSON.stringify(process.execPath)} -e 'console.log(JSON.stringify({ argv: process.argv.slice(1), cwd: process.cwd(), electron: process.env.ELECTRON_RUN_AS_NODE ?? null }))' -- "$@"\n`);
     chmodSync(fakeNode, 0o755);
     const root = tempDir("relay-it's $(id) `x` \"q\"-");
-    const relay: RelayInvocation = { node: fakeNode, script: '/tmp/a b/relay.js', electronRunAsNode: true };
+    const relay: RelayInvocation = { command: fakeNode, args: ['/tmp/a b/relay.js'], electronRunAsNode: true };
     const built = relayDispatchArgv(relay, { root, briefId: BRIEF, target: 'codex' });
     if (!built.ok) throw new Error(built.error.message);
     const plan = planTerminalLaunch(built.value, relay, root, { platform: 'darwin', env: { PATH: '/usr/bin:/bin' }, tempDir: () => dir });
@@ -111,21 +157,31 @@ describe('planTerminalLaunch on macOS', () => {
     expect(plan.value).toMatchObject({ terminal: 'Terminal', command: 'open', args: ['-a', 'Terminal', script] });
     expect(readFileSync(script, 'utf8').startsWith('#!/bin/sh\n')).toBe(true);
     const out = JSON.parse(execFileSync('/bin/sh', [script], { encoding: 'utf8' })) as { argv: string[]; cwd: string; electron: string | null };
-    expect(out).toEqual({ argv: [relay.script, '-C', root, 'handoff', '--resume', BRIEF, '--to', 'codex'], cwd: root, electron: '1' });
+    expect(out).toEqual({ argv: [...relay.args, '-C', root, 'handoff', '--resume', BRIEF, '--to', 'codex'], cwd: root, electron: '1' });
     expect(existsSync(script)).toBe(false);
   });
 });
 
 describe('planTerminalLaunch on Windows', () => {
   it('starts a new cmd.exe window with an argv array, ELECTRON_RUN_AS_NODE in its environment under Electron', () => {
-    const relay: RelayInvocation = { node: 'C:\\Program Files\\Relay Desk\\Relay Desk.exe', script: 'C:\\Program Files\\Relay Desk\\resources\\app.asar\\dist\\cli\\relay.js', electronRunAsNode: true };
+    const relay: RelayInvocation = { command: 'C:\\dev\\relay-desk\\node_modules\\electron\\dist\\electron.exe', args: ['C:\\dev\\relay-desk\\dist\\cli\\relay.js'], electronRunAsNode: true };
     const built = relayDispatchArgv(relay, { root: 'C:\\work\\demo', briefId: BRIEF, target: 'claude' });
     if (!built.ok) throw new Error(built.error.message);
     const plan = planTerminalLaunch(built.value, relay, 'C:\\work\\demo', { platform: 'win32', env: { Path: 'C:\\Windows' } });
     if (!plan.ok) throw new Error(plan.error.message);
     expect(plan.value.command).toBe('cmd.exe');
-    expect(plan.value.args).toEqual(['/c', 'start', '', 'cmd.exe', '/k', relay.node, relay.script, '-C', 'C:\\work\\demo', 'handoff', '--resume', BRIEF, '--to', 'claude']);
+    expect(plan.value.args).toEqual(['/c', 'start', '', 'cmd.exe', '/k', relay.command, ...relay.args, '-C', 'C:\\work\\demo', 'handoff', '--resume', BRIEF, '--to', 'claude']);
     expect(plan.value.env).toEqual({ Path: 'C:\\Windows', ELECTRON_RUN_AS_NODE: '1' });
+  });
+
+  it('packaged: the app exe with --relay-cli, and no ELECTRON_RUN_AS_NODE in the window', () => {
+    const relay: RelayInvocation = { command: 'C:\\Users\\me\\AppData\\Local\\Programs\\Relay Desk\\Relay Desk.exe', args: ['--relay-cli'], electronRunAsNode: false };
+    const built = relayDispatchArgv(relay, { root: 'C:\\work\\demo', briefId: BRIEF, target: 'claude' });
+    if (!built.ok) throw new Error(built.error.message);
+    const plan = planTerminalLaunch(built.value, relay, 'C:\\work\\demo', { platform: 'win32', env: { Path: 'C:\\Windows' } });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.args).toEqual(['/c', 'start', '', 'cmd.exe', '/k', relay.command, '--relay-cli', '-C', 'C:\\work\\demo', 'handoff', '--resume', BRIEF, '--to', 'claude']);
+    expect(plan.value.env).toEqual({ Path: 'C:\\Windows' });
   });
 
   it('refuses a word cmd.exe would read as its own syntax', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CompletionsStream, completionsBody, normaliseCompletion } from '../../../src/engine/llm/completions.js';
-import { LlmError } from '../../../src/engine/llm/errors.js';
+import type { LlmFailure, LlmResult } from '../../../src/engine/llm/errors.js';
 import { normaliseOllama, ollamaBaseUrl, ollamaBody, OllamaStream } from '../../../src/engine/llm/ollama.js';
 import { normaliseResponse, responsesBody, ResponsesStream } from '../../../src/engine/llm/responses.js';
 import type { ChatRequest, LlmEvent } from '../../../src/engine/llm/types.js';
+import { failureOf, valueOf } from '../../helpers/result.js';
 
 const request: ChatRequest = {
   model: 'm',
@@ -19,14 +20,10 @@ const request: ChatRequest = {
   stream: true,
 };
 
-function errorOf(fn: () => unknown): LlmError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof LlmError) return error;
-    throw error;
-  }
-  throw new Error('expected an LlmError');
+/** The failure a step reports: a failed result, or the failure a stream's push returns. */
+function errorOf(outcome: LlmResult<unknown> | LlmFailure | null): LlmFailure {
+  if (outcome === null || 'ok' in outcome) return failureOf(outcome ?? { ok: true, value: null });
+  return outcome;
 }
 
 describe('/chat/completions', () => {
@@ -48,12 +45,12 @@ describe('/chat/completions', () => {
   });
 
   it('normalises a response with tool calls and usage', () => {
-    const response = normaliseCompletion({
+    const response = valueOf(normaliseCompletion({
       id: 'c1',
       model: 'gpt',
       choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] }, finish_reason: 'tool_calls' }],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
+    }));
     expect(response).toEqual({
       id: 'c1',
       model: 'gpt',
@@ -61,7 +58,7 @@ describe('/chat/completions', () => {
       finishReason: 'tool_calls',
       usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
     });
-    expect(errorOf(() => normaliseCompletion({ choices: [] })).code).toBe('BAD_RESPONSE');
+    expect(errorOf(normaliseCompletion({ choices: [] })).code).toBe('BAD_RESPONSE');
   });
 
   it('accumulates streamed text and tool-call argument deltas by index', () => {
@@ -73,7 +70,7 @@ describe('/chat/completions', () => {
     stream.push(JSON.stringify({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: 'ty":"Rome"}' } }] }, finish_reason: 'tool_calls' }] }));
     stream.push(JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }));
     stream.push('[DONE]');
-    const response = stream.finish();
+    const response = valueOf(stream.finish());
     expect(response.message.content).toBe('Hello');
     expect(response.message.toolCalls).toEqual([{ id: 'call_1', name: 'weather', arguments: '{"city":"Rome"}' }]);
     expect(response.finishReason).toBe('tool_calls');
@@ -82,11 +79,11 @@ describe('/chat/completions', () => {
   });
 
   it('fails on an empty stream and on an error chunk', () => {
-    expect(errorOf(() => new CompletionsStream().finish()).code).toBe('EMPTY_STREAM');
+    expect(errorOf(new CompletionsStream().finish()).code).toBe('EMPTY_STREAM');
     const done = new CompletionsStream();
     done.push('[DONE]');
-    expect(errorOf(() => done.finish()).code).toBe('EMPTY_STREAM');
-    expect(errorOf(() => new CompletionsStream().push('{"error":{"message":"overloaded"}}')).code).toBe('RESPONSE_FAILED');
+    expect(errorOf(done.finish()).code).toBe('EMPTY_STREAM');
+    expect(errorOf(new CompletionsStream().push('{"error":{"message":"overloaded"}}')).code).toBe('RESPONSE_FAILED');
   });
 });
 
@@ -109,7 +106,7 @@ describe('/responses', () => {
 
   it('normalises output text, function calls, usage, and keeps reasoning payloads in extra', () => {
     const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Check the tool.' }], encrypted_content: 'opaque' };
-    const response = normaliseResponse({
+    const response = valueOf(normaliseResponse({
       id: 'resp_1',
       model: 'gpt-5',
       status: 'completed',
@@ -119,7 +116,7 @@ describe('/responses', () => {
         { type: 'function_call', id: 'fc_1', call_id: 'call_7', name: 'weather', arguments: '{"city":"Lima"}' },
       ],
       usage: { input_tokens: 20, output_tokens: 8, total_tokens: 28 },
-    });
+    }));
     expect(response).toEqual({
       id: 'resp_1',
       model: 'gpt-5',
@@ -130,18 +127,18 @@ describe('/responses', () => {
   });
 
   it('refuses a failed response', () => {
-    expect(errorOf(() => normaliseResponse({ status: 'failed', error: { message: 'rate limited' } })).message).toContain('rate limited');
+    expect(errorOf(normaliseResponse({ status: 'failed', error: { message: 'rate limited' } })).message).toContain('rate limited');
   });
 
   describe('ResponsesStream', () => {
     it('uses the response.completed payload when present, streaming deltas meanwhile', () => {
       const events: LlmEvent[] = [];
       const stream = new ResponsesStream((e) => events.push(e));
-      stream.push('response.created', JSON.stringify({ type: 'response.created', response: { id: 'r' } }));
-      stream.push(null, JSON.stringify({ type: 'response.reasoning_summary_text.delta', delta: 'Think' }));
-      stream.push(null, JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }));
-      stream.push(null, JSON.stringify({ type: 'response.completed', response: { id: 'r', model: 'gpt-5', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there' }] }] } }));
-      const response = stream.finish();
+      stream.push(JSON.stringify({ type: 'response.created', response: { id: 'r' } }), 'response.created');
+      stream.push(JSON.stringify({ type: 'response.reasoning_summary_text.delta', delta: 'Think' }));
+      stream.push(JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' }));
+      stream.push(JSON.stringify({ type: 'response.completed', response: { id: 'r', model: 'gpt-5', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there' }] }] } }));
+      const response = valueOf(stream.finish());
       expect(response.message.content).toBe('Hi there');
       expect(response.id).toBe('r');
       expect(events).toEqual([{ type: 'reasoning-delta', text: 'Think' }, { type: 'text-delta', text: 'Hi' }]);
@@ -149,10 +146,10 @@ describe('/responses', () => {
 
     it('accepts response.done, and fills an empty completed payload from deltas and finished items', () => {
       const stream = new ResponsesStream();
-      stream.push(null, JSON.stringify({ type: 'response.output_text.delta', delta: 'Answer' }));
-      stream.push(null, JSON.stringify({ type: 'response.output_item.done', item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' } }));
-      stream.push(null, JSON.stringify({ type: 'response.done', response: { id: 'r2', status: 'completed', output: [], usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } }));
-      const response = stream.finish();
+      stream.push(JSON.stringify({ type: 'response.output_text.delta', delta: 'Answer' }));
+      stream.push(JSON.stringify({ type: 'response.output_item.done', item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' } }));
+      stream.push(JSON.stringify({ type: 'response.done', response: { id: 'r2', status: 'completed', output: [], usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } }));
+      const response = valueOf(stream.finish());
       expect(response.message.content).toBe('Answer');
       expect(response.message.toolCalls).toEqual([{ id: 'c1', name: 'f', arguments: '{}' }]);
       expect(response.usage).toEqual({ inputTokens: 1, outputTokens: 2, totalTokens: 3 });
@@ -160,17 +157,17 @@ describe('/responses', () => {
 
     it('falls back to the deltas when no completed event arrives', () => {
       const stream = new ResponsesStream();
-      stream.push('response.output_text.delta', '{"type":"response.output_text.delta","delta":"part 1, "}');
-      stream.push('response.output_text.delta', '{"type":"response.output_text.delta","delta":"part 2"}');
-      expect(stream.finish().message.content).toBe('part 1, part 2');
+      stream.push('{"type":"response.output_text.delta","delta":"part 1, "}', 'response.output_text.delta');
+      stream.push('{"type":"response.output_text.delta","delta":"part 2"}', 'response.output_text.delta');
+      expect(valueOf(stream.finish()).message.content).toBe('part 1, part 2');
     });
 
     it('errors on an empty stream, on response.failed and on an error event', () => {
-      expect(errorOf(() => new ResponsesStream().finish()).code).toBe('EMPTY_STREAM');
-      const failed = errorOf(() => new ResponsesStream().push(null, JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'The model crashed' } } })));
+      expect(errorOf(new ResponsesStream().finish()).code).toBe('EMPTY_STREAM');
+      const failed = errorOf(new ResponsesStream().push(JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'The model crashed' } } })));
       expect(failed.code).toBe('RESPONSE_FAILED');
       expect(failed.message).toContain('The model crashed');
-      expect(errorOf(() => new ResponsesStream().push('error', JSON.stringify({ type: 'error', message: 'bad key' }))).message).toContain('bad key');
+      expect(errorOf(new ResponsesStream().push(JSON.stringify({ type: 'error', message: 'bad key' }), 'error')).message).toContain('bad key');
     });
   });
 });
@@ -192,10 +189,10 @@ describe('Ollama /api/chat', () => {
   });
 
   it('normalises one reply and refuses an error reply', () => {
-    const response = normaliseOllama({ model: 'llama3.2', message: { role: 'assistant', content: 'ok', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }, done: true, done_reason: 'stop', prompt_eval_count: 4, eval_count: 2 });
+    const response = valueOf(normaliseOllama({ model: 'llama3.2', message: { role: 'assistant', content: 'ok', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }, done: true, done_reason: 'stop', prompt_eval_count: 4, eval_count: 2 }));
     expect(response.message).toEqual({ role: 'assistant', content: 'ok', toolCalls: [{ id: 'call_0', name: 'f', arguments: '{"a":1}' }], reasoning: null, extra: {} });
     expect(response.usage).toEqual({ inputTokens: 4, outputTokens: 2, totalTokens: 6 });
-    expect(errorOf(() => normaliseOllama({ error: 'model "x" not found' })).message).toContain('model "x" not found');
+    expect(errorOf(normaliseOllama({ error: 'model "x" not found' })).message).toContain('model "x" not found');
   });
 
   it('accumulates the NDJSON stream, and needs the final done line', () => {
@@ -204,13 +201,13 @@ describe('Ollama /api/chat', () => {
     stream.push({ model: 'llama3.2', message: { role: 'assistant', content: 'Hel' }, done: false });
     stream.push({ model: 'llama3.2', message: { role: 'assistant', content: 'lo' }, done: false });
     stream.push({ model: 'llama3.2', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', eval_count: 2 });
-    expect(stream.finish().message.content).toBe('Hello');
+    expect(valueOf(stream.finish()).message.content).toBe('Hello');
     expect(events.map((e) => (e.type === 'text-delta' ? e.text : ''))).toEqual(['Hel', 'lo']);
     const cut = new OllamaStream();
     cut.push({ message: { content: 'Hel' }, done: false });
-    expect(errorOf(() => cut.finish()).code).toBe('CONNECTION');
-    expect(errorOf(() => new OllamaStream().finish()).code).toBe('EMPTY_STREAM');
-    expect(errorOf(() => new OllamaStream().push({ error: 'out of memory' })).code).toBe('RESPONSE_FAILED');
+    expect(errorOf(cut.finish()).code).toBe('CONNECTION');
+    expect(errorOf(new OllamaStream().finish()).code).toBe('EMPTY_STREAM');
+    expect(errorOf(new OllamaStream().push({ error: 'out of memory' })).code).toBe('RESPONSE_FAILED');
   });
 
   it.each([

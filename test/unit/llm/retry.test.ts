@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpointFor, httpError, notFoundHint } from '../../../src/engine/llm/client.js';
-import { LlmError } from '../../../src/engine/llm/errors.js';
+import { isRetryable, llmFailure } from '../../../src/engine/llm/errors.js';
 import { abortableSleep, backoffDelay, DEFAULT_RETRY, parseRetryAfter, retryPolicy } from '../../../src/engine/llm/retry.js';
 
 describe('retry policy', () => {
@@ -36,14 +36,14 @@ describe('retry policy', () => {
 
 describe('errors and hints', () => {
   it('retries only timeouts, connection failures, 429 and 5xx', () => {
-    expect(new LlmError('TIMEOUT', '').retryable).toBe(true);
-    expect(new LlmError('CONNECTION', '').retryable).toBe(true);
-    expect(new LlmError('HTTP', '', { status: 429 }).retryable).toBe(true);
-    expect(new LlmError('HTTP', '', { status: 503 }).retryable).toBe(true);
-    expect(new LlmError('HTTP', '', { status: 400 }).retryable).toBe(false);
-    expect(new LlmError('HTTP', '', { status: 404 }).retryable).toBe(false);
-    expect(new LlmError('CANCELLED', '').retryable).toBe(false);
-    expect(new LlmError('EMPTY_STREAM', '').retryable).toBe(false);
+    expect(isRetryable(llmFailure('TIMEOUT', ''))).toBe(true);
+    expect(isRetryable(llmFailure('CONNECTION', ''))).toBe(true);
+    expect(isRetryable(llmFailure('HTTP', '', { status: 429 }))).toBe(true);
+    expect(isRetryable(llmFailure('HTTP', '', { status: 503 }))).toBe(true);
+    expect(isRetryable(llmFailure('HTTP', '', { status: 400 }))).toBe(false);
+    expect(isRetryable(llmFailure('HTTP', '', { status: 404 }))).toBe(false);
+    expect(isRetryable(llmFailure('CANCELLED', ''))).toBe(false);
+    expect(isRetryable(llmFailure('EMPTY_STREAM', ''))).toBe(false);
   });
 
   it('suggests the other protocol on a 404', () => {

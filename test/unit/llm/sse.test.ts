@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSse, SseParser } from '../../../src/engine/llm/sse.js';
 import { NdjsonParser, parseNdjson } from '../../../src/engine/llm/ndjson.js';
-import { LlmError } from '../../../src/engine/llm/errors.js';
 
 describe('parseSse()', () => {
   it('joins multi-line data blocks with newlines and names events', () => {
@@ -37,13 +36,13 @@ describe('parseSse()', () => {
 describe('NDJSON', () => {
   it('parses one value per line across chunks and skips blank lines', () => {
     const parser = new NdjsonParser();
-    expect(parser.feed('{"a":1}\n{"b"')).toEqual([{ a: 1 }]);
-    expect(parser.feed(':2}\n\n')).toEqual([{ b: 2 }]);
-    expect(parser.feed('{"c":3}')).toEqual([]);
-    expect(parser.end()).toEqual([{ c: 3 }]);
+    expect(parser.feed('{"a":1}\n{"b"')).toEqual({ ok: true, value: [{ a: 1 }] });
+    expect(parser.feed(':2}\n\n')).toEqual({ ok: true, value: [{ b: 2 }] });
+    expect(parser.feed('{"c":3}')).toEqual({ ok: true, value: [] });
+    expect(parser.end()).toEqual({ ok: true, value: [{ c: 3 }] });
   });
 
   it('refuses a line that is not JSON', () => {
-    expect(() => parseNdjson('{"a":1}\nnope\n')).toThrow(LlmError);
+    expect(parseNdjson('{"a":1}\nnope\n')).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE', message: 'The server sent a line that is not JSON: nope' } });
   });
 });

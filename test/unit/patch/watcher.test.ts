@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startClipboardWatcher } from '../../../src/engine/patch/watcher.js';
+import { until } from '../../helpers/wait.js';
 
 const PATCH = (n: number): string => `\`\`\`ts // a.ts\n${n}\n\`\`\`\n\`\`\`yaml\nprojectId: demo\nuuid: u${n}\n\`\`\``;
 
@@ -9,20 +10,24 @@ function fakeClipboard(initial: string): { read: () => string; set: (t: string) 
   return { read: () => ((reads += 1), text), set: (t) => (text = t), reads: () => reads };
 }
 
-const tick = (ms = 60): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Resolves once the watcher has read the clipboard `count` more times: it has seen what was there. */
+function polls(clip: { reads: () => number }, count = 2): Promise<number> {
+  const target = clip.reads() + count;
+  return until(`${count} more clipboard reads`, () => clip.reads() >= target && clip.reads());
+}
 
 describe('startClipboardWatcher', () => {
   it('ignores what was on the clipboard at start and hands on new patch-like text once', async () => {
     const clip = fakeClipboard(PATCH(0));
     const seen: string[] = [];
     const watcher = startClipboardWatcher({ source: clip, intervalMs: 5, onCandidate: async (t) => void seen.push(t) });
-    await tick();
+    await watcher.ready;
     clip.set(PATCH(1));
-    await tick();
-    await tick();
+    await until('the new patch to be handed on', () => seen.length > 0);
+    // Polling goes on, and the same text is not handed on again.
+    await polls(clip, 3);
     await watcher.stop();
     expect(seen).toEqual([PATCH(1)]);
-    expect(clip.reads()).toBeGreaterThan(3);
   });
 
   it('filters text that cannot be a patch or is too large before parsing', async () => {
@@ -30,11 +35,11 @@ describe('startClipboardWatcher', () => {
     const ignored: string[] = [];
     const seen: string[] = [];
     const watcher = startClipboardWatcher({ source: clip, intervalMs: 5, maxChars: 200, onCandidate: async (t) => void seen.push(t), onIgnored: (why) => void ignored.push(why) });
-    await tick();
+    await watcher.ready;
     clip.set('hello world');
-    await tick();
+    await until('plain text to be ignored', () => ignored.length === 1);
     clip.set(PATCH(1) + 'x'.repeat(300));
-    await tick();
+    await until('the oversized patch to be ignored', () => ignored.length === 2);
     await watcher.stop();
     expect(seen).toEqual([]);
     expect(ignored).toEqual(['not-a-patch', 'too-large']);
@@ -54,11 +59,12 @@ describe('startClipboardWatcher', () => {
         events.push(`end ${t.includes('u1') ? 1 : 2}`);
       },
     });
-    await tick();
+    await watcher.ready;
     clip.set(PATCH(1));
-    await tick();
+    await until('the first patch to be handled', () => events.length === 1);
     clip.set(PATCH(2));
-    await tick();
+    // The watcher has read the second copy while the first is still in hand: it waits its turn.
+    await polls(clip);
     expect(events).toEqual(['start 1']);
     release();
     await watcher.idle();
@@ -81,12 +87,11 @@ describe('startClipboardWatcher', () => {
       onError: (e) => void errors.push(e),
       onCandidate: async (t) => void seen.push(t),
     });
-    await tick();
+    await until('a read error to be reported', () => errors.length > 0);
     fail = false;
     text = PATCH(3);
-    await tick();
+    await until('polling to go on and hand on the patch', () => seen.length > 0);
     await watcher.stop();
-    expect(errors.length).toBeGreaterThan(0);
     expect(seen).toEqual([PATCH(3)]);
   });
 });

@@ -60,22 +60,21 @@ describe('codex', () => {
   describe('codexAnswer()', () => {
     const ok = (stdout: string, file = '') => codexAnswer({ exitCode: 0, stdout, stderr: '' }, file, 'codex exec');
     it('prefers the last-message file, then the last agent message, then plain stdout', () => {
-      expect(ok(jsonl({ type: 'item.completed', item: { type: 'agent_message', text: 'from events' } }), 'from file')).toEqual({ ok: true, text: 'from file' });
-      expect(ok(jsonl({ type: 'item.completed', item: { type: 'agent_message', text: ' from events ' } }))).toEqual({ ok: true, text: 'from events' });
-      expect(ok('bare answer\n')).toEqual({ ok: true, text: 'bare answer' });
+      expect(ok(jsonl({ type: 'item.completed', item: { type: 'agent_message', text: 'from events' } }), 'from file')).toEqual({ ok: true, value: { text: 'from file' } });
+      expect(ok(jsonl({ type: 'item.completed', item: { type: 'agent_message', text: ' from events ' } }))).toEqual({ ok: true, value: { text: 'from events' } });
+      expect(ok('bare answer\n')).toEqual({ ok: true, value: { text: 'bare answer' } });
     });
 
     it('fails on a non-zero exit with the reported error, else stderr', () => {
       expect(codexAnswer({ exitCode: 1, stdout: jsonl({ type: 'turn.failed', error: { message: '401 Unauthorized' } }), stderr: 'noise' }, 'ignored', 'codex exec')).toEqual({
         ok: false,
-        code: 'EXIT_CODE',
-        message: 'codex exec exited with code 1: 401 Unauthorized',
+        error: { code: 'EXIT_CODE', message: 'codex exec exited with code 1: 401 Unauthorized' },
       });
-      expect(codexAnswer({ exitCode: 2, stdout: '', stderr: "error: unexpected argument '--x' found\n" }, '', 'codex exec')).toMatchObject({ message: "codex exec exited with code 2: error: unexpected argument '--x' found" });
+      expect(codexAnswer({ exitCode: 2, stdout: '', stderr: "error: unexpected argument '--x' found\n" }, '', 'codex exec')).toMatchObject({ error: { message: "codex exec exited with code 2: error: unexpected argument '--x' found" } });
     });
 
     it('fails when a clean exit produced no answer', () => {
-      expect(ok(jsonl({ type: 'turn.completed' }))).toEqual({ ok: false, code: 'EMPTY_ANSWER', message: 'codex exec completed without producing an answer' });
+      expect(ok(jsonl({ type: 'turn.completed' }))).toEqual({ ok: false, error: { code: 'EMPTY_ANSWER', message: 'codex exec completed without producing an answer' } });
     });
   });
 });

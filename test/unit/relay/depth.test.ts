@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RELAY_DEPTH, nextRelayDepth, parseDepth } from '../../../src/engine/relay/depth.js';
-import { RelayError } from '../../../src/engine/relay/errors.js';
 
 describe('depth guard', () => {
   it('allows one level only', () => {
@@ -25,15 +24,14 @@ describe('depth guard', () => {
 
   describe('nextRelayDepth()', () => {
     it('gives 1 when unset, "0" or "1abc"', () => {
-      expect(nextRelayDepth({})).toBe(1);
-      expect(nextRelayDepth({ PHONE_A_FRIEND_DEPTH: '0' })).toBe(1);
-      expect(nextRelayDepth({ PHONE_A_FRIEND_DEPTH: '1abc' })).toBe(1);
+      expect(nextRelayDepth({})).toEqual({ ok: true, value: 1 });
+      expect(nextRelayDepth({ PHONE_A_FRIEND_DEPTH: '0' })).toEqual({ ok: true, value: 1 });
+      expect(nextRelayDepth({ PHONE_A_FRIEND_DEPTH: '1abc' })).toEqual({ ok: true, value: 1 });
     });
 
     it('refuses at "1" and above with the depth message', () => {
       for (const raw of ['1', '2', '10']) {
-        expect(() => nextRelayDepth({ PHONE_A_FRIEND_DEPTH: raw })).toThrow(RelayError);
-        expect(() => nextRelayDepth({ PHONE_A_FRIEND_DEPTH: raw })).toThrow('Relay depth limit reached; refusing nested relay invocation');
+        expect(nextRelayDepth({ PHONE_A_FRIEND_DEPTH: raw })).toEqual({ ok: false, error: { code: 'DEPTH_LIMIT', message: 'Relay depth limit reached; refusing nested relay invocation' } });
       }
     });
   });

@@ -1,23 +1,17 @@
-import { assertNever } from '../../result.js';
+import { fail } from '../../result.js';
 import { sessionUsage } from '../../claude-usage.js';
-import { ClaudeBackendError } from '../errors.js';
-import { fitsInArgv, runCli, tail } from './cli.js';
-import type { Backend, SandboxMode } from './types.js';
+import type { BackendResult } from '../errors.js';
+import { answerOf, oneShotCliBackend, tail, type CliExit } from './cli.js';
+import type { Backend, BackendReply, BackendRunInput, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @anthropic-ai/claude-code';
 
-/** Our sandbox mode as claude's permission mode: plan reads only, acceptEdits edits, bypassPermissions anything. */
-export function claudePermissionMode(sandbox: SandboxMode): 'plan' | 'acceptEdits' | 'bypassPermissions' {
-  switch (sandbox) {
-    case 'read-only':
-      return 'plan';
-    case 'workspace-write':
-      return 'acceptEdits';
-    case 'danger-full-access':
-      return 'bypassPermissions';
-    default:
-      return assertNever(sandbox);
-  }
+// Our sandbox modes as claude's permission modes: plan reads only, acceptEdits edits, bypassPermissions anything.
+const PERMISSION_MODES = { 'read-only': 'plan', 'workspace-write': 'acceptEdits', 'danger-full-access': 'bypassPermissions' } as const satisfies Record<SandboxMode, string>;
+
+/** Our sandbox mode as claude's permission mode. */
+export function claudePermissionMode(sandbox: SandboxMode): (typeof PERMISSION_MODES)[SandboxMode] {
+  return PERMISSION_MODES[sandbox];
 }
 
 /** argv of a print-mode claude run with one JSON result; the prompt goes last (or on stdin when too big). */
@@ -82,39 +76,19 @@ export function isRootRefusal(text: string): boolean {
   return /root\/sudo|run(ning)? as root/i.test(text) && /bypass|dangerously|permission/i.test(text);
 }
 
+/** Judges a finished claude run by its JSON result (reporting the session's token figures as it goes). */
+function judgeClaude(exit: CliExit, input: BackendRunInput): BackendResult<BackendReply> {
+  const reply = parseClaudeJson(exit.stdout);
+  const usage = sessionUsage(lastJsonObject(exit.stdout));
+  if (usage) input.onEvent?.({ type: 'usage', usage });
+  if (reply.kind === 'answer') return answerOf('claude', reply.text);
+  const detail = reply.kind === 'error' ? reply.message : tail(exit.stderr) || tail(exit.stdout);
+  if (input.sandbox === 'danger-full-access' && isRootRefusal(`${detail}\n${exit.stderr}`)) {
+    return fail('REPORTED_ERROR', 'claude refuses danger-full-access (bypassPermissions) when run as root or with sudo: use workspace-write, or run as a normal user');
+  }
+  const lead = reply.kind === 'error' ? 'claude reported an error' : `claude exited with code ${exit.exitCode} without a JSON result`;
+  return fail(reply.kind === 'error' ? 'REPORTED_ERROR' : 'EXIT_CODE', exit.redact(`${lead}${detail ? `: ${detail}` : ''}`));
+}
+
 /** The Claude Code CLI backend (`claude -p --output-format json`). */
-export const claudeBackend: Backend = {
-  name: 'claude',
-  capabilities: {
-    transport: 'cli',
-    sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
-    nativeReview: null,
-    streaming: 'none',
-  },
-  async run(input) {
-    const inArgv = fitsInArgv(input.prompt);
-    const exit = await runCli(
-      {
-        program: 'claude',
-        installHint: INSTALL_HINT,
-        args: claudeArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
-        ...(inArgv ? {} : { input: input.prompt }),
-        fail: (code, message) => new ClaudeBackendError(code, message),
-      },
-      input,
-    );
-    const reply = parseClaudeJson(exit.stdout);
-    const usage = sessionUsage(lastJsonObject(exit.stdout));
-    if (usage) input.onEvent?.({ type: 'usage', usage });
-    if (reply.kind === 'answer') {
-      if (!reply.text.trim()) throw new ClaudeBackendError('EMPTY_ANSWER', 'claude completed without producing an answer');
-      return { text: reply.text.trim() };
-    }
-    const detail = reply.kind === 'error' ? reply.message : tail(exit.stderr) || tail(exit.stdout);
-    if (input.sandbox === 'danger-full-access' && isRootRefusal(`${detail}\n${exit.stderr}`)) {
-      throw new ClaudeBackendError('REPORTED_ERROR', 'claude refuses danger-full-access (bypassPermissions) when run as root or with sudo: use workspace-write, or run as a normal user');
-    }
-    const lead = reply.kind === 'error' ? 'claude reported an error' : `claude exited with code ${exit.exitCode} without a JSON result`;
-    throw new ClaudeBackendError(reply.kind === 'error' ? 'REPORTED_ERROR' : 'EXIT_CODE', exit.redact(`${lead}${detail ? `: ${detail}` : ''}`));
-  },
-};
+export const claudeBackend: Backend = oneShotCliBackend({ name: 'claude', installHint: INSTALL_HINT, args: claudeArgs, judge: judgeClaude });

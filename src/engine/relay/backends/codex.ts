@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CodexBackendError, type BackendErrorCode } from '../errors.js';
+import { fail, ok } from '../../result.js';
+import type { BackendResult } from '../errors.js';
 import { fitsInArgv, lineFeeder, runCli, tail, type CliExit } from './cli.js';
 import type { Backend, BackendReply, BackendReviewInput, BackendRunInput, SandboxMode } from './types.js';
 
@@ -115,21 +116,21 @@ function readIfPresent(file: string): string {
 }
 
 /** Judges a finished codex run: the last-message file, else the last agent message, else plain stdout. */
-export function codexAnswer(exit: Pick<CliExit, 'exitCode' | 'stdout' | 'stderr'>, lastMessageFile: string, what: string): { ok: true; text: string } | { ok: false; code: BackendErrorCode; message: string } {
+export function codexAnswer(exit: Pick<CliExit, 'exitCode' | 'stdout' | 'stderr'>, lastMessageFile: string, what: string): BackendResult<BackendReply> {
   const parsed = parseCodexOutput(exit.stdout);
   if (exit.exitCode !== 0) {
     const detail = parsed.errors.at(-1) ?? (tail(exit.stderr) || tail(parsed.plainText));
-    return { ok: false, code: 'EXIT_CODE', message: `${what} exited with code ${exit.exitCode}${detail ? `: ${detail}` : ''}` };
+    return fail('EXIT_CODE', `${what} exited with code ${exit.exitCode}${detail ? `: ${detail}` : ''}`);
   }
   const text = lastMessageFile || parsed.messages.at(-1)?.trim() || parsed.plainText;
   if (!text) {
     const detail = parsed.errors.at(-1);
-    return { ok: false, code: detail ? 'REPORTED_ERROR' : 'EMPTY_ANSWER', message: detail ? `${what} reported an error: ${detail}` : `${what} completed without producing an answer` };
+    return detail ? fail('REPORTED_ERROR', `${what} reported an error: ${detail}`) : fail('EMPTY_ANSWER', `${what} completed without producing an answer`);
   }
-  return { ok: true, text };
+  return ok({ text });
 }
 
-async function runCodex(args: (outputFile: string) => string[], input: BackendRunInput | BackendReviewInput, stdin: string | undefined, what: string): Promise<BackendReply> {
+async function runCodex(args: (outputFile: string) => string[], input: BackendRunInput | BackendReviewInput, stdin: string | undefined, what: string): Promise<BackendResult<BackendReply>> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'relay-codex-'));
   const outputFile = path.join(dir, 'last-message.txt');
   try {
@@ -137,7 +138,7 @@ async function runCodex(args: (outputFile: string) => string[], input: BackendRu
       const text = codexProgress(line);
       if (text) input.onEvent?.({ type: 'progress', text });
     }) : undefined;
-    const exit = await runCli(
+    const ran = await runCli(
       {
         program: 'codex',
         installHint: INSTALL_HINT,
@@ -145,13 +146,12 @@ async function runCodex(args: (outputFile: string) => string[], input: BackendRu
         // codex reads extra input from a non-TTY stdin and waits for EOF: stdin stays closed unless it carries the prompt.
         ...(stdin !== undefined ? { input: stdin } : {}),
         ...(progress ? { onStdout: progress } : {}),
-        fail: (code, message) => new CodexBackendError(code, message),
       },
       input,
     );
-    const answer = codexAnswer(exit, readIfPresent(outputFile), what);
-    if (!answer.ok) throw new CodexBackendError(answer.code, exit.redact(answer.message));
-    return { text: answer.text };
+    if (!ran.ok) return ran;
+    const answer = codexAnswer(ran.value, readIfPresent(outputFile), what);
+    return answer.ok ? answer : fail(answer.error.code, ran.value.redact(answer.error.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,22 +1,16 @@
-import { assertNever } from '../../result.js';
-import { GeminiBackendError, type BackendErrorCode } from '../errors.js';
-import { fitsInArgv, runCli, tail } from './cli.js';
-import type { Backend, SandboxMode } from './types.js';
+import { fail } from '../../result.js';
+import type { BackendErrorCode, BackendResult } from '../errors.js';
+import { answerOf, oneShotCliBackend, tail, type CliExit } from './cli.js';
+import type { Backend, BackendReply, SandboxMode } from './types.js';
 
 const INSTALL_HINT = 'npm install -g @google/gemini-cli';
 
-/** Our sandbox mode as gemini's approval mode: plan is read-only, auto_edit approves edits only, yolo everything. */
-export function geminiApprovalMode(sandbox: SandboxMode): 'plan' | 'auto_edit' | 'yolo' {
-  switch (sandbox) {
-    case 'read-only':
-      return 'plan';
-    case 'workspace-write':
-      return 'auto_edit';
-    case 'danger-full-access':
-      return 'yolo';
-    default:
-      return assertNever(sandbox);
-  }
+// Our sandbox modes as gemini's approval modes: plan is read-only, auto_edit approves edits only, yolo everything.
+const APPROVAL_MODES = { 'read-only': 'plan', 'workspace-write': 'auto_edit', 'danger-full-access': 'yolo' } as const satisfies Record<SandboxMode, string>;
+
+/** Our sandbox mode as gemini's approval mode. */
+export function geminiApprovalMode(sandbox: SandboxMode): (typeof APPROVAL_MODES)[SandboxMode] {
+  return APPROVAL_MODES[sandbox];
 }
 
 /** What -p says when the envelope travels on stdin (gemini appends -p to its stdin input). */
@@ -77,43 +71,23 @@ export function geminiExitMeaning(exitCode: number): { code: BackendErrorCode; m
   }
 }
 
+/** Judges a finished gemini run by its JSON document and its documented exit codes. */
+function judgeGemini(exit: CliExit): BackendResult<BackendReply> {
+  // The JSON answer is on stdout; in JSON mode the error document is written to stderr.
+  const fromStdout = parseGeminiJson(exit.stdout);
+  const reply = fromStdout.kind === 'unreadable' ? parseGeminiJson(exit.stderr) : fromStdout;
+  if (exit.exitCode === 0 && reply.kind === 'answer') return answerOf('gemini', reply.text);
+  if (reply.kind === 'error') {
+    const meaning = exit.exitCode === 0 ? { code: 'REPORTED_ERROR' as const, meaning: 'gemini reported an error' } : geminiExitMeaning(exit.exitCode);
+    return fail(meaning.code, exit.redact(`${meaning.meaning}: ${reply.message}`));
+  }
+  if (exit.exitCode !== 0) {
+    const meaning = geminiExitMeaning(exit.exitCode);
+    const detail = tail(exit.stderr) || tail(exit.stdout);
+    return fail(meaning.code, exit.redact(`${meaning.meaning}${detail ? `: ${detail}` : ''}`));
+  }
+  return fail('EMPTY_ANSWER', exit.redact(`gemini printed no JSON answer${tail(exit.stdout) ? `: ${tail(exit.stdout)}` : ''}`));
+}
+
 /** The gemini CLI backend (`gemini -o json -p`). */
-export const geminiBackend: Backend = {
-  name: 'gemini',
-  capabilities: {
-    transport: 'cli',
-    sandboxes: ['read-only', 'workspace-write', 'danger-full-access'],
-    nativeReview: null,
-    streaming: 'none',
-  },
-  async run(input) {
-    const inArgv = fitsInArgv(input.prompt);
-    const exit = await runCli(
-      {
-        program: 'gemini',
-        installHint: INSTALL_HINT,
-        args: geminiArgs({ sandbox: input.sandbox, model: input.model, prompt: inArgv ? input.prompt : null }),
-        ...(inArgv ? {} : { input: input.prompt }),
-        fail: (code, message) => new GeminiBackendError(code, message),
-      },
-      input,
-    );
-    // The JSON answer is on stdout; in JSON mode the error document is written to stderr.
-    const fromStdout = parseGeminiJson(exit.stdout);
-    const reply = fromStdout.kind === 'unreadable' ? parseGeminiJson(exit.stderr) : fromStdout;
-    if (exit.exitCode === 0 && reply.kind === 'answer') {
-      if (!reply.text.trim()) throw new GeminiBackendError('EMPTY_ANSWER', 'gemini completed without producing an answer');
-      return { text: reply.text.trim() };
-    }
-    if (reply.kind === 'error') {
-      const meaning = exit.exitCode === 0 ? { code: 'REPORTED_ERROR' as const, meaning: 'gemini reported an error' } : geminiExitMeaning(exit.exitCode);
-      throw new GeminiBackendError(meaning.code, exit.redact(`${meaning.meaning}: ${reply.message}`));
-    }
-    if (exit.exitCode !== 0) {
-      const meaning = geminiExitMeaning(exit.exitCode);
-      const detail = tail(exit.stderr) || tail(exit.stdout);
-      throw new GeminiBackendError(meaning.code, exit.redact(`${meaning.meaning}${detail ? `: ${detail}` : ''}`));
-    }
-    throw new GeminiBackendError('EMPTY_ANSWER', exit.redact(`gemini printed no JSON answer${tail(exit.stdout) ? `: ${tail(exit.stdout)}` : ''}`));
-  },
-};
+export const geminiBackend: Backend = oneShotCliBackend({ name: 'gemini', installHint: INSTALL_HINT, args: geminiArgs, judge: judgeGemini });

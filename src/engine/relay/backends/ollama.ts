@@ -1,39 +1,38 @@
 import { createChatClient } from '../../llm/client.js';
-import { LlmError } from '../../llm/errors.js';
+import type { LlmFailure } from '../../llm/errors.js';
 import { listOllamaModels } from '../../llm/models.js';
 import { ollamaBaseUrl } from '../../llm/ollama.js';
-import { OllamaBackendError } from '../errors.js';
+import { fail, ok, type Failure } from '../../result.js';
+import type { BackendErrorCode, BackendResult } from '../errors.js';
+import { answerOf } from './cli.js';
 import type { Backend, BackendRunInput } from './types.js';
 
 /** The model to ask: --model, else OLLAMA_MODEL, else the server's most recent model. */
-async function chooseModel(input: BackendRunInput, baseUrl: string, signal: AbortSignal): Promise<string> {
+async function chooseModel(input: BackendRunInput, baseUrl: string, signal: AbortSignal): Promise<BackendResult<string>> {
   const configured = input.model ?? input.env.OLLAMA_MODEL?.trim();
-  if (configured) return configured;
-  let models: string[];
-  try {
-    models = await listOllamaModels(baseUrl, input.deps.fetch, signal);
-  } catch (error) {
-    throw toBackendError(new LlmError('CONNECTION', `Could not list models at ${baseUrl}/api/tags: ${(error as Error).message}`), baseUrl, input, false);
-  }
-  const first = models[0];
-  if (!first) throw new OllamaBackendError('NO_MODEL', `Ollama at ${baseUrl} has no model to answer with: pass --model, set OLLAMA_MODEL, or run \`ollama pull <model>\``);
-  return first;
+  if (configured) return ok(configured);
+  const models = await listOllamaModels(baseUrl, input.deps.fetch, signal);
+  if (!models.ok) return { ok: false, error: toBackendFailure(models.error, baseUrl, input, false) };
+  const first = models.value[0];
+  if (!first) return fail('NO_MODEL', `Ollama at ${baseUrl} has no model to answer with: pass --model, set OLLAMA_MODEL, or run \`ollama pull <model>\``);
+  return ok(first);
 }
 
-function toBackendError(error: LlmError, baseUrl: string, input: BackendRunInput, timedOut: boolean): OllamaBackendError {
+/** The HTTP client's failure in the relay's words (what to check, which variable to set). */
+function toBackendFailure(error: LlmFailure, baseUrl: string, input: BackendRunInput, timedOut: boolean): Failure<BackendErrorCode> {
   const seconds = input.timeoutMs / 1000;
-  if (timedOut) return new OllamaBackendError('TIMEOUT', `ollama timed out after ${seconds} second${seconds === 1 ? '' : 's'}`);
+  if (timedOut) return { code: 'TIMEOUT', message: `ollama timed out after ${seconds} second${seconds === 1 ? '' : 's'}` };
   switch (error.code) {
     case 'CANCELLED':
-      return new OllamaBackendError('CANCELLED', 'ollama was cancelled');
+      return { code: 'CANCELLED', message: 'ollama was cancelled' };
     case 'CONNECTION':
-      return new OllamaBackendError('UNREACHABLE', `Ollama is not reachable at ${baseUrl} (is \`ollama serve\` running? set OLLAMA_HOST if it listens elsewhere): ${error.message}`);
+      return { code: 'UNREACHABLE', message: `Ollama is not reachable at ${baseUrl} (is \`ollama serve\` running? set OLLAMA_HOST if it listens elsewhere): ${error.message}` };
     case 'TIMEOUT':
-      return new OllamaBackendError('TIMEOUT', `ollama timed out: ${error.message}`);
+      return { code: 'TIMEOUT', message: `ollama timed out: ${error.message}` };
     case 'HTTP':
-      return new OllamaBackendError('HTTP', `Ollama refused the request: ${error.message}`);
+      return { code: 'HTTP', message: `Ollama refused the request: ${error.message}` };
     default:
-      return new OllamaBackendError('REPORTED_ERROR', error.message);
+      return { code: 'REPORTED_ERROR', message: error.message };
   }
 }
 
@@ -59,6 +58,7 @@ export const ollamaBackend: Backend = {
     const signal = input.signal ? AbortSignal.any([input.signal, deadline.signal]) : deadline.signal;
     try {
       const model = await chooseModel(input, baseUrl, signal);
+      if (!model.ok) return model;
       const client = createChatClient({
         baseUrl,
         protocol: 'ollama',
@@ -69,7 +69,7 @@ export const ollamaBackend: Backend = {
         idleTimeoutMs: input.timeoutMs,
       });
       const response = await client.chat(
-        { model, messages: [{ role: 'user', content: input.prompt }], stream: true },
+        { model: model.value, messages: [{ role: 'user', content: input.prompt }], stream: true },
         {
           signal,
           onEvent: (event) => {
@@ -78,13 +78,8 @@ export const ollamaBackend: Backend = {
           },
         },
       );
-      const text = response.message.content.trim();
-      if (!text) throw new OllamaBackendError('EMPTY_ANSWER', 'ollama completed without producing an answer');
-      return { text };
-    } catch (error) {
-      if (error instanceof OllamaBackendError) throw error;
-      if (error instanceof LlmError) throw toBackendError(error, baseUrl, input, timedOut && !input.signal?.aborted);
-      throw error;
+      if (!response.ok) return { ok: false, error: toBackendFailure(response.error, baseUrl, input, timedOut && !input.signal?.aborted) };
+      return answerOf('ollama', response.value.message.content);
     } finally {
       clearTimeout(timer);
     }

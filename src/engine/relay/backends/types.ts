@@ -2,14 +2,15 @@ import type { SessionUsage } from '../../claude-usage.js';
 import type { Env } from '../depth.js';
 import type { ProcRunner } from '../../proc/run.js';
 import type { RetryPolicy } from '../../llm/retry.js';
+import type { BackendResult } from '../errors.js';
 
 /** The one sandbox vocabulary of the relay; each backend maps it to its own flags or refuses. */
 export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
-/** Backends the relay knows. */
-export const BACKEND_NAMES = ['codex', 'gemini', 'claude', 'ollama'] as const;
-export type BackendName = (typeof BACKEND_NAMES)[number];
+/** Backends the relay knows (src/shared holds the list: the window offers the same ones). */
+export { BACKEND_NAMES, type BackendName } from '../../../shared/facts.js';
+import type { BackendName } from '../../../shared/facts.js';
 
 /**
  * What a running relay reports as it goes. `delta` pieces concatenate to the final answer;
@@ -94,8 +95,8 @@ export interface BackendReply {
 export interface Backend {
   readonly name: BackendName;
   readonly capabilities: BackendCapabilities;
-  /** Sends the envelope and resolves with the answer; fails with a BackendError subclass. */
-  run(input: BackendRunInput): Promise<BackendReply>;
+  /** Sends the envelope and resolves with the answer, or with the failure (a thrown error is a bug). */
+  run(input: BackendRunInput): Promise<BackendResult<BackendReply>>;
   /** The backend's own diff review against `base`, when it has one. */
-  review?(input: BackendReviewInput): Promise<BackendReply>;
+  review?(input: BackendReviewInput): Promise<BackendResult<BackendReply>>;
 }
