@@ -232,7 +232,9 @@ function recordRun(store: Store, taskId: string, task: TaskNotes, endedTs: numbe
         revertOf: null,
         revertedBy: null,
         warnings: [...patch.warnings, ...(task.review?.warnings ?? [])],
-        error: problem ? { code: problem.code, message: problem.message } : null,
+        // A refusal keeps its reply, closest lines and block, and the answer its text: the window offers both again.
+        error: patch.error ? { ...patch.error } : problem ? { code: problem.code, message: problem.message } : null,
+        ...(patch.answer !== undefined ? { answer: patch.answer } : {}),
       };
       appRun(ownUuid ? patch.uuid! : `task-${taskId}`, failure ? failedStatus(failure) : 'done', { verdict, code: problem?.code ?? null, summary: problem?.message.split('\n')[0] ?? '', detail });
       return;
