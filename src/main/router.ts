@@ -18,6 +18,8 @@ export interface ClipboardRouterOptions {
   readonly apply: (text: string) => Promise<IpcReply<unknown>>;
   /** A read failed, or the host refused for a reason that is not a routing decision (shutting down…). */
   readonly onError?: (error: unknown) => void;
+  /** New text the watcher dropped without parsing: too large, or no answer's markers in it. */
+  readonly onIgnored?: (reason: 'too-large' | 'not-a-patch', size: number) => void;
   /** Text longer than this is never parsed (default 2 MB). */
   readonly maxChars?: number;
 }
@@ -29,6 +31,7 @@ export function startClipboardRouter(options: ClipboardRouterOptions): Clipboard
     intervalMs: options.intervalMs,
     ...(options.maxChars !== undefined ? { maxChars: options.maxChars } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.onIgnored ? { onIgnored: options.onIgnored } : {}),
     onCandidate: async (text) => {
       const reply = await options.apply(text);
       if (!reply.ok && !ROUTING_CODES.has(reply.error.code)) options.onError?.(new Error(`${reply.error.code}: ${reply.error.message}`));

@@ -15,13 +15,15 @@
  *   project chosen, applies it.
  *
  * An answer that fits nowhere is a near miss of a project when it is clearly meant for it: the
- * edit that failed is for a file that exists there, and either its closest lines are very alike
- * (the file changed since the assistant saw it), it matched several places, or an earlier edit
- * of the same answer did match there.
+ * edit that failed is for a file that exists there, is not already in that file (the user's own
+ * `git diff`, copied from a terminal, is), and either its closest lines are very alike (the file
+ * changed since the assistant saw it), it matched several places, or an earlier edit of the
+ * same answer did match there.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { planAnswer, type CheckedAnswer, type PatchRefusal, type ReadAnswer } from './check.js';
+import { planOperations } from './plan.js';
 import { parseSearchReplace } from './strategies/search-replace.js';
 import { parseUnifiedDiff } from './strategies/unified.js';
 import { parseV4ASections } from './strategies/v4a.js';
@@ -40,8 +42,12 @@ const MIN_COMPARED_LINES = 3;
 export type Fit =
   /** It applies, and something in it ties it to the project. */
   | { readonly kind: 'fits'; readonly checked: CheckedAnswer }
-  /** Nothing in it is evidence for this project (or it does not apply): it is not routed here. */
-  | { readonly kind: 'no'; readonly why: string }
+  /**
+   * Nothing in it is evidence for this project (or it does not apply): it is not routed here.
+   * `inFile`: the edit that failed is already in the file (an answer applied before, or the
+   * user's own `git diff` copied from a terminal).
+   */
+  | { readonly kind: 'no'; readonly why: string; readonly inFile?: true }
   /** Clearly meant for this project, but it does not apply: the refusal to tell the person. */
   | { readonly kind: 'near-miss'; readonly refusal: PatchRefusal; readonly similarity: number };
 
@@ -163,6 +169,54 @@ export function fitIn(root: string, answer: ReadAnswer): Fit {
   return { kind: 'fits', checked: checked.value };
 }
 
+/** The same edit the other way round: what the file would have to hold if the edit were already made. */
+export function reversedEdit(op: WriteOp): WriteOp | null {
+  switch (op.strategy) {
+    case 'replace':
+      return null;
+    case 'search-replace': {
+      const parsed = parseSearchReplace(op.body);
+      if (!parsed.ok || parsed.value.blocks.some((b) => b.replace.every((l) => l.trim() === ''))) return null;
+      const body = parsed.value.blocks.map((b) => ['<<<<<<< SEARCH', ...b.replace, '=======', ...b.search, '>>>>>>> REPLACE'].join('\n')).join('\n');
+      return { ...op, body };
+    }
+    case 'unified': {
+      const parsed = parseUnifiedDiff(op.body);
+      if (!parsed.ok || parsed.value.createsFile || parsed.value.deletesFile) return null;
+      const lines = op.body.split('\n');
+      const out: string[] = [];
+      for (let i = 0; i < lines.length; i += 1) {
+        const line = lines[i]!;
+        const next = lines[i + 1];
+        if (line.startsWith('--- ') && next?.startsWith('+++ ')) {
+          out.push(`--- ${next.slice(4)}`, `+++ ${line.slice(4)}`);
+          i += 1;
+          continue;
+        }
+        const header = /^@@ -(\d+(?:,\d+)?) \+(\d+(?:,\d+)?) @@(.*)$/.exec(line);
+        if (header) out.push(`@@ -${header[2]} +${header[1]} @@${header[3]}`);
+        else out.push(swapSign(line));
+      }
+      return { ...op, body: out.join('\n') };
+    }
+    case 'v4a':
+      return { ...op, body: op.body.split('\n').map(swapSign).join('\n') };
+    default:
+      return assertNever(op.strategy);
+  }
+}
+
+function swapSign(line: string): string {
+  return line.startsWith('+') ? `-${line.slice(1)}` : line.startsWith('-') ? `+${line.slice(1)}` : line;
+}
+
+/** Whether an edit that did not apply is one the file already has (it applies backwards, alone). */
+function alreadyInFile(root: string, op: FileOperation): boolean {
+  if (op.kind !== 'write') return false;
+  const reversed = reversedEdit(op);
+  return reversed !== null && anchoredEdit(reversed) && planOperations(root, [reversed]).ok;
+}
+
 /** A refusal that still shows the answer is meant for this project, or a plain "no". */
 function nearMiss(root: string, answer: ReadAnswer, existing: ReadonlySet<string>, refusal: PatchRefusal): Fit {
   const operations = answer.parsed.operations;
@@ -170,6 +224,7 @@ function nearMiss(root: string, answer: ReadAnswer, existing: ReadonlySet<string
   const failing = index === undefined ? undefined : operations[index];
   const failingPath = failing === undefined ? undefined : failing.kind === 'rename' ? failing.from : failing.path;
   if (failing === undefined || failingPath === undefined || !existing.has(failingPath)) return { kind: 'no', why: refusal.message };
+  if (alreadyInFile(root, failing)) return { kind: 'no', why: `the change to ${failingPath} is already in the file`, inFile: true };
   const similarity = refusal.closest?.similarity ?? 0;
   const ambiguous = refusal.code === 'SEARCH_AMBIGUOUS' || refusal.code === 'HUNK_AMBIGUOUS';
   const earlierMatched = operations.slice(0, index).some((op) => op.kind === 'write' && existing.has(op.path) && anchoredEdit(op));

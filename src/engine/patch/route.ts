@@ -60,10 +60,11 @@ export function routeAnswer(answer: IncomingAnswer, targets: readonly RouteTarge
   const fitting = fits.filter((f) => f.fit.kind === 'fits');
   if (fitting.length === 1) return { kind: 'project', projectId: fitting[0]!.target.projectId, by: 'fit' };
   if (fitting.length > 1) return { kind: 'choose', projectIds: fitting.map((f) => f.target.projectId) };
-  // Copied again after it was applied: the edits no longer match, and the transaction says "already applied".
-  const misses = fits.filter((f): f is { target: RouteTarget; fit: Extract<Fit, { kind: 'near-miss' }> } => f.fit.kind === 'near-miss');
-  const applied = misses.find((f) => findByContentHash(f.target.root, read.contentHash) !== null);
+  // Copied again after Relay Desk applied it: its change is in the file, and the transaction says "already applied".
+  const inFile = fits.filter((f) => f.fit.kind === 'no' && f.fit.inFile === true);
+  const applied = inFile.find((f) => findByContentHash(f.target.root, read.contentHash) !== null);
   if (applied) return { kind: 'project', projectId: applied.target.projectId, by: 'already-applied' };
+  const misses = fits.filter((f): f is { target: RouteTarget; fit: Extract<Fit, { kind: 'near-miss' }> } => f.fit.kind === 'near-miss');
   const closest = [...misses].sort((a, b) => b.fit.similarity - a.fit.similarity)[0];
   if (closest) return { kind: 'no-fit', projectId: closest.target.projectId, refusal: closest.fit.refusal };
   return { kind: 'ignored', why: 'it fits no project' };

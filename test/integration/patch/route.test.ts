@@ -97,6 +97,15 @@ describe('routeAnswer', () => {
       expect(routed.refusal.closest!.similarity).toBeGreaterThanOrEqual(0.6);
     });
 
+    it('are ignored when their change is already in the file (the user\'s own `git diff`, copied from a terminal)', () => {
+      const { shop, blog } = projects();
+      const own = `$ git diff\ndiff --git a/src/cart.ts b/src/cart.ts\n--- a/src/cart.ts\n+++ b/src/cart.ts\n@@ -3,5 +3,5 @@\n export function total(items: Item[]): number {\n   let sum = 0;\n-  for (const item of items) sum += item.price;\n+  for (const item of items) sum += item.price * item.quantity;\n   return sum;\n }\n`;
+      const read = takeForRouting(own, [shop, blog]).read;
+      if (!read.ok) throw new Error(read.error.message);
+      expect(fitIn(shop.root, read.value)).toMatchObject({ kind: 'no', inFile: true });
+      expect(route(own, [shop, blog])).toMatchObject({ kind: 'ignored' });
+    });
+
     it('are ignored when an edit of an existing file is far from anything in it (an example from elsewhere)', () => {
       const { shop } = projects();
       const other = `src/cart.ts\n\`\`\`ts\n${searchReplace('const router = express.Router();\nrouter.get("/health", ok);', 'const router = express.Router();')}\n\`\`\`\n`;
@@ -108,7 +117,9 @@ describe('routeAnswer', () => {
       const withNew = `${cartEdit}\n**src/money.ts**\n\`\`\`ts\nexport const round = (n: number) => Math.round(n * 100) / 100;\n\`\`\`\n`;
       expect(route(withNew, [shop, blog])).toEqual({ kind: 'project', projectId: 'shop', by: 'fit' });
       const newFolder = `${cartEdit}\n**src/money/round.ts**\n\`\`\`ts\nexport const round = (n: number) => n;\n\`\`\`\n`;
-      expect(fitIn(shop.root, (takeAnswer(newFolder).read as { value: never }).value)).toMatchObject({ kind: 'no', why: 'src/money/round.ts would need a new folder' });
+      const read = takeAnswer(newFolder).read;
+      if (!read.ok) throw new Error(read.error.message);
+      expect(fitIn(shop.root, read.value)).toMatchObject({ kind: 'no', why: 'src/money/round.ts would need a new folder' });
       expect(route(newFolder, [shop, blog])).toMatchObject({ kind: 'ignored' });
     });
 
