@@ -18,6 +18,11 @@ export type WatchEvent =
   | { readonly type: 'config-reloaded'; readonly config: RelayConfig; readonly previous: RelayConfig }
   | { readonly type: 'config-invalid'; readonly message: string }
   | { readonly type: 'foreign-answer'; readonly projectId: string; readonly expected: string }
+  /**
+   * Copied text that is not an answer for this project (no answer's markers, too large, or
+   * nothing in it fits here): nothing was applied. The CLI says nothing about it.
+   */
+  | { readonly type: 'ignored'; readonly reason: 'too-large' | 'not-an-answer' | 'not-for-this-project' }
   /** An answer without a control block that is clearly for this project but does not apply: why, with the reply. */
   | { readonly type: 'near-miss'; readonly refusal: PatchRefusal }
   | { readonly type: 'answer'; readonly chars: number }
@@ -91,10 +96,15 @@ export function startWatchSession(options: WatchSessionOptions): WatchSession {
     intervalMs: options.intervalMs ?? config.watcher.clipboardPollInterval,
     maxConsecutiveErrors: options.maxConsecutiveErrors ?? 20,
     onError: (error) => onEvent({ type: 'clipboard-error', error }),
+    onIgnored: (reason) => onEvent({ type: 'ignored', reason: reason === 'too-large' ? 'too-large' : 'not-an-answer' }),
     onFatal: (error) => onEvent({ type: 'clipboard-lost', error }),
     onCandidate: async (text) => {
       reloadIfChanged(); // an answer copied right after an edit uses the edit
-      if (replies.has(text)) return; // the reply we printed, copied to send it to the assistant
+      if (replies.has(text)) {
+        // The reply we printed, copied to send it to the assistant.
+        onEvent({ type: 'ignored', reason: 'not-an-answer' });
+        return;
+      }
       const answer = takeAnswer(text, { pathExists: existsIn(root), limits: { maxBytes: config.patch.maxAnswerBytes, maxLineBytes: config.patch.maxLineBytes } });
       const route = routeAnswer(answer, [{ projectId: config.projectId, root }]);
       switch (route.kind) {
@@ -114,6 +124,7 @@ export function startWatchSession(options: WatchSessionOptions): WatchSession {
           return;
         case 'choose': // one project: it fits or it does not
         case 'ignored': // not an answer, or nothing in it is for this project
+          onEvent({ type: 'ignored', reason: route.kind === 'ignored' && answer.read.ok ? 'not-for-this-project' : 'not-an-answer' });
           return;
         default:
           assertNever(route);

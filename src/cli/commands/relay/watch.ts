@@ -86,6 +86,8 @@ says so (X11, Wayland with wl-paste, macOS, Windows) and every --interval ms els
           case 'foreign-answer':
             print(`• Clipboard answer is for project "${event.projectId}", not "${event.expected}"; ignored.`);
             return;
+          case 'ignored': // copied text that is not an answer for this project: said nowhere
+            return;
           case 'near-miss':
             printError(`✘ A copied answer for this project does not apply (${event.refusal.code}): ${event.refusal.message}`);
             if (event.refusal.reply) printError(`\nReply for the assistant:\n\n${event.refusal.reply}`);
