@@ -8,9 +8,10 @@
  * - every file it creates goes into a folder that already exists there (an answer from the
  *   clipboard never makes new folders: nothing would say which project they belong in);
  * - and at least one change is evidence: a diff hunk, SEARCH/REPLACE block or apply_patch
- *   section that matched existing lines of a file, or a whole file that keeps at least half of
- *   the current file's lines. Creating files, deleting them, or overwriting a file with unrelated
- *   text (a README's example labelled `// src/index.js`) proves nothing, so such an answer is
+ *   section that matched existing lines of a file, a whole file that keeps at least half of the
+ *   current file's lines, or a move of an existing file. Creating files, deleting them, or
+ *   overwriting a file with unrelated text (a README's example labelled `// src/index.js`)
+ *   proves nothing (a deletion carries nothing to check), so such an answer is
  *   never routed from the clipboard: `relay apply` in the project, or the window's paste with a
  *   project chosen, applies it.
  *
@@ -116,39 +117,47 @@ function parentExists(root: string, relative: string): boolean {
 }
 
 /**
- * The paths an answer touches, sorted into what must exist and what it creates; null (with the
- * reason) when a created file needs a folder the project does not have, or a path is unsafe.
+ * The files an answer touches that the project has: on disk, and where the answer moves them
+ * (`known`: an edit after a move edits an existing file). The reason instead when a created or
+ * moved-to file needs a folder the project does not have, an edited file is missing, or a path
+ * is one an answer may never write.
  */
-function touchedPaths(root: string, operations: readonly FileOperation[]): { existing: Set<string> } | { no: string } {
+function touchedPaths(root: string, operations: readonly FileOperation[]): { existing: Set<string>; known: Set<string> } | { no: string } {
   const existing = new Set<string>();
+  const known = new Set<string>();
   const made = new Set<string>();
   const needsParent = (p: string): string | null => (parentExists(root, p) ? null : `${p} would need a new folder`);
   for (const op of operations) {
-    const paths = op.kind === 'rename' ? [op.from] : [op.path];
-    for (const p of paths) {
-      const kind = kindAt(root, p);
-      if (kind === 'unsafe') return { no: `${p} is not a path an answer may write here` };
-      if (kind === 'file') existing.add(p);
-      else if (!made.has(p)) {
-        // Not there: only a new file can be written, into a folder that exists.
-        if (op.kind !== 'write') return { no: `${p} does not exist here` };
-        const problem = needsParent(p);
-        if (problem) return { no: problem };
-        made.add(p);
-      }
+    const p = op.kind === 'rename' ? op.from : op.path;
+    const kind = kindAt(root, p);
+    if (kind === 'unsafe') return { no: `${p} is not a path an answer may write here` };
+    if (kind === 'file') {
+      existing.add(p);
+      known.add(p);
+    } else if (!made.has(p) && !known.has(p)) {
+      // Not there: only a new file can be written, into a folder that exists.
+      if (op.kind !== 'write') return { no: `${p} does not exist here` };
+      const problem = needsParent(p);
+      if (problem) return { no: problem };
+      made.add(p);
     }
     if (op.kind === 'rename') {
       const problem = needsParent(op.to);
       if (problem) return { no: problem };
-      made.add(op.to);
+      (known.has(op.from) ? known : made).add(op.to);
     }
   }
-  return { existing };
+  return { existing, known };
 }
 
-/** Whether operation `op` of a checked answer ties it to the project. */
-function isEvidence(root: string, op: FileOperation, existing: ReadonlySet<string>, checked: CheckedAnswer): boolean {
-  if (op.kind !== 'write' || !existing.has(op.path)) return false;
+/**
+ * Whether operation `op` of a checked answer ties it to the project: an edit that matched
+ * existing lines, a whole file that is a version of the current one, or a move of a file the
+ * project has (it names that file exactly, and its new folder exists).
+ */
+function isEvidence(root: string, op: FileOperation, known: ReadonlySet<string>, checked: CheckedAnswer): boolean {
+  if (op.kind === 'rename') return known.has(op.from);
+  if (op.kind !== 'write' || !known.has(op.path)) return false;
   if (op.strategy !== 'replace') return anchoredEdit(op);
   const safe = resolveInsideRoot(root, op.path);
   if (!safe.ok) return false;
@@ -161,11 +170,11 @@ export function fitIn(root: string, answer: ReadAnswer): Fit {
   const operations = answer.parsed.operations;
   const touched = touchedPaths(root, operations);
   if ('no' in touched) return { kind: 'no', why: touched.no };
-  const { existing } = touched;
+  const { existing, known } = touched;
   if (existing.size === 0) return { kind: 'no', why: 'it only creates files, which ties it to no project' };
   const checked = planAnswer(root, answer);
-  if (!checked.ok) return nearMiss(root, answer, existing, checked.error);
-  if (!operations.some((op) => isEvidence(root, op, existing, checked.value))) return { kind: 'no', why: 'no change in it matched existing lines of a file here' };
+  if (!checked.ok) return nearMiss(root, answer, known, checked.error);
+  if (!operations.some((op) => isEvidence(root, op, known, checked.value))) return { kind: 'no', why: 'no change in it matched existing lines of a file here' };
   return { kind: 'fits', checked: checked.value };
 }
 
@@ -218,16 +227,16 @@ function alreadyInFile(root: string, op: FileOperation): boolean {
 }
 
 /** A refusal that still shows the answer is meant for this project, or a plain "no". */
-function nearMiss(root: string, answer: ReadAnswer, existing: ReadonlySet<string>, refusal: PatchRefusal): Fit {
+function nearMiss(root: string, answer: ReadAnswer, known: ReadonlySet<string>, refusal: PatchRefusal): Fit {
   const operations = answer.parsed.operations;
   const index = refusal.operation;
   const failing = index === undefined ? undefined : operations[index];
   const failingPath = failing === undefined ? undefined : failing.kind === 'rename' ? failing.from : failing.path;
-  if (failing === undefined || failingPath === undefined || !existing.has(failingPath)) return { kind: 'no', why: refusal.message };
+  if (failing === undefined || failingPath === undefined || !known.has(failingPath)) return { kind: 'no', why: refusal.message };
   if (alreadyInFile(root, failing)) return { kind: 'no', why: `the change to ${failingPath} is already in the file`, inFile: true };
   const similarity = refusal.closest?.similarity ?? 0;
   const ambiguous = refusal.code === 'SEARCH_AMBIGUOUS' || refusal.code === 'HUNK_AMBIGUOUS';
-  const earlierMatched = operations.slice(0, index).some((op) => op.kind === 'write' && existing.has(op.path) && anchoredEdit(op));
+  const earlierMatched = operations.slice(0, index).some((op) => op.kind === 'write' && known.has(op.path) && anchoredEdit(op));
   if (similarity >= NEAR_MISS_SIMILARITY || ambiguous || earlierMatched) return { kind: 'near-miss', refusal, similarity: ambiguous ? 1 : similarity };
   return { kind: 'no', why: refusal.message };
 }

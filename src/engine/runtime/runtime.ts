@@ -307,7 +307,10 @@ class RuntimeActor implements Runtime {
         this.emit({ type: 'patch.unrouted', source: command.source, reason: 'no-fit', projectId: route.projectId, refusal: toRefusalData(route.refusal) });
         return fail('NO_PROJECT_FITS', `No registered project fits this answer; the closest is "${route.projectId}": ${route.refusal.message}`);
       case 'ignored':
-        return fail('NOT_AN_ANSWER', `Nothing was applied: the text is not an answer for any registered project (${route.why}).`);
+        return fail(
+          'NOT_AN_ANSWER',
+          `Nothing was applied: the text is not an answer for any registered project (${route.why}). An answer that only creates or deletes files names no project: ${command.source === 'paste' ? 'choose its project and apply it again' : 'paste it in the window and choose its project, or use `relay apply` in the project'}.`,
+        );
       default:
         return assertNever(route);
     }

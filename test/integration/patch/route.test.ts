@@ -137,6 +137,16 @@ describe('routeAnswer', () => {
       expect(route(example, [shop, blog])).toMatchObject({ kind: 'ignored' });
     });
 
+    it('count a move of an existing file, with or without an edit after it', () => {
+      const { shop, blog } = projects();
+      const move = '*** Begin Patch\n*** Update File: src/posts.ts\n*** Move to: src/blog-posts.ts\n@@ export function slug(post: Post): string {\n-  return post.title.toLowerCase().replace(/\\s+/g, \'-\');\n+  return post.title.trim().toLowerCase().replace(/\\s+/g, \'-\');\n*** End Patch\n';
+      expect(route(move, [shop, blog])).toEqual({ kind: 'project', projectId: 'blog', by: 'fit' });
+      const pure = 'diff --git a/src/cart.ts b/src/basket.ts\nsimilarity index 100%\nrename from src/cart.ts\nrename to src/basket.ts\n';
+      expect(route(pure, [shop, blog])).toEqual({ kind: 'project', projectId: 'shop', by: 'fit' });
+      // A deletion carries nothing to check against the file: it ties the answer to no project.
+      expect(route('*** Begin Patch\n*** Delete File: src/cart.ts\n*** End Patch\n', [shop, blog])).toMatchObject({ kind: 'ignored' });
+    });
+
     it('recognise an extension-less path that exists in one of the projects', () => {
       const { shop, blog } = projects();
       const serve = `bin/serve\n\`\`\`sh\n${searchReplace('exec node dist/server.js', 'exec node --enable-source-maps dist/server.js')}\n\`\`\`\n`;
