@@ -10,6 +10,7 @@ import { detectAnswerFormats } from '../src/engine/patch/detect.js';
 import { DEFAULT_INTAKE_LIMITS, intakeAnswer } from '../src/engine/patch/intake.js';
 import { parseAnswer } from '../src/engine/patch/parse.js';
 import { planOperations } from '../src/engine/patch/plan.js';
+import { routeAnswer, takeForRouting } from '../src/engine/patch/route.js';
 import { blowUp, mutate, rng } from '../test/helpers/mutate.js';
 import { report } from './util.js';
 
@@ -59,6 +60,13 @@ function timings(fn: () => unknown, runs: number): { median: number; max: number
 }
 
 function detectAndParse(): void {
+  // What the app does with a copy that passed the marker scan: take it in (intake + the one
+  // parse, paths checked against every project) and route it among three registered projects.
+  const targets = ['web', 'api', 'tool'].map((projectId) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), `relay-bench-intake-${projectId}-`));
+    cpSync(path.join(FIXTURES, 'clipboard-non-answers/projects', projectId), root, { recursive: true });
+    return { projectId, root };
+  });
   for (const [label, text] of answers()) {
     const formats = detectAnswerFormats(text);
     const detect = timings(() => detectAnswerFormats(text), 21);
@@ -68,7 +76,12 @@ function detectAndParse(): void {
     report(`200 KB ${label}: detect [${formats.join(', ') || 'nothing'}]`, detect.median);
     report(`200 KB ${label}: detect + parse, median`, parse.median, 20);
     report(`200 KB ${label}: detect + parse, slowest of 21 (GC pauses included)`, parse.max);
+    const routed = timings(() => {
+      if (detectAnswerFormats(text).length > 0) routeAnswer(takeForRouting(text, targets), targets);
+    }, 11);
+    report(`200 KB ${label}: detect + take + route among 3 projects, median`, routed.median);
   }
+  for (const target of targets) rmSync(target.root, { recursive: true, force: true });
 }
 
 function fuzz(light: number, heavy: number): void {

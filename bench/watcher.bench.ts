@@ -2,10 +2,18 @@
 // every helper it runs, clipboard readers included), measured from /proc over 20 s on a private
 // Xvfb display (the current DISPLAY when Xvfb is missing), nothing copied meanwhile. Target: ≤ 0.5% of
 // one core. Polling (RELAY_CLIPBOARD=poll, a read every 500 ms) is shown for comparison.
+// Then, in process, what one copy costs the watcher and the router: an unchanged read is one
+// hash; a changed text adds the marker scan; only text that passes it is taken in and routed
+// (here among the three projects of fixtures/clipboard-non-answers, with its 75 texts).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { mayBeAnswer } from '../src/engine/patch/detect.js';
+import { routeAnswer, takeForRouting } from '../src/engine/patch/route.js';
+import { report } from './util.js';
 
 const RELAY = path.join(import.meta.dirname, '../dist/cli/relay.js');
 const SECONDS = 20;
@@ -95,7 +103,52 @@ async function idleShare(root: string, env: NodeJS.ProcessEnv): Promise<number> 
   }
 }
 
+/** Median and slowest of `fn` over `runs` runs, in ms. */
+function spread(fn: () => unknown, runs: number): { median: number; max: number } {
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, max: times[times.length - 1]! };
+}
+
+/** The prefilter before answers without a control block were routed (kept here for comparison). */
+const previousPrefilter = (text: string): boolean => text.length > 0 && /project_?id/i.test(text) && /(```|~~~)/.test(text);
+
+function perCopy(): void {
+  const base = path.join(import.meta.dirname, '../fixtures/clipboard-non-answers');
+  const texts = readdirSync(path.join(base, 'texts')).sort().map((name) => readFileSync(path.join(base, 'texts', name), 'utf8'));
+  const targets = ['web', 'api', 'tool'].map((projectId) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), `relay-bench-route-${projectId}-`));
+    cpSync(path.join(base, 'projects', projectId), root, { recursive: true });
+    return { projectId, root };
+  });
+  try {
+    const big = texts.join('\n').repeat(12).slice(0, 200_000);
+    console.log(`one clipboard change, in process (${texts.length} non-answer texts of fixtures/clipboard-non-answers, 3 projects)`);
+    report('  unchanged read of 200 KB: one hash', spread(() => createHash('sha1').update(big).digest('hex'), 41).median);
+    const hashAndScan = (scan: (text: string) => boolean) => () => {
+      for (const text of texts) if (scan(text)) createHash('sha1').update(text).digest('hex');
+    };
+    report(`  all ${texts.length} texts: hash + marker scan (detect.ts), total`, spread(hashAndScan(mayBeAnswer), 41).median);
+    report(`  all ${texts.length} texts: hash + previous projectId prefilter, total`, spread(hashAndScan(previousPrefilter), 41).median);
+    const candidates = texts.filter(mayBeAnswer);
+    const routed = spread(() => {
+      for (const text of candidates) routeAnswer(takeForRouting(text, targets), targets);
+    }, 21);
+    report(`  the ${candidates.length} that pass the scan: take + route, per text (median)`, routed.median / candidates.length);
+    report(`  the ${candidates.length} that pass the scan: take + route, all (slowest run)`, routed.max);
+  } finally {
+    for (const target of targets) rmSync(target.root, { recursive: true, force: true });
+  }
+}
+
 export async function run(): Promise<void> {
+  perCopy();
   if (process.platform !== 'linux') {
     console.log('idle relay watch: measured on Linux only (it reads /proc)');
     return;

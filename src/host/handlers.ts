@@ -75,7 +75,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const read = getRunDetail(store, args.runId);
       return read.ok ? ok(await withCommitOffer(read.value, store.projects.get(read.value.run.projectId)?.root ?? null)) : read;
     },
-    applyPatch: (args) => runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(args.projectId !== undefined ? { projectId: args.projectId } : {}) }),
+    applyPatch: (args) => {
+      if (args.projectId !== undefined) return runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, projectId: args.projectId });
+      // The clipboard reaches only the projects whose watching is on; a paste in the window, any.
+      const among = args.source === 'clipboard' ? store.projects.list().filter((p) => p.settings.watching).map((p) => p.projectId) : undefined;
+      return runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(among ? { among } : {}) });
+    },
+    chooseProject: (args) => runtime.send({ type: 'ChooseProject', choiceId: args.choiceId, projectId: args.projectId }),
     approve: (args) => runtime.send({ type: 'Approve', approvalId: args.approvalId, ...(args.keep !== undefined ? { keep: args.keep } : {}) }),
     reject: (args) => runtime.send({ type: 'Reject', approvalId: args.approvalId, ...(args.reason !== undefined ? { reason: args.reason } : {}) }),
     revert: (args) => runtime.send({ type: 'Revert', projectId: args.projectId, transaction: args.transaction }),

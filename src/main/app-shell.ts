@@ -15,13 +15,13 @@ import { createHost, type Host } from '../host/index.js';
 import type { AppSettings } from '../shared/schemas.js';
 import { loginShellPath } from './agent-paths.js';
 import { HIDDEN_FLAG, linuxAutostartExecutable, linuxAutostartFile, setLinuxAutostart } from './autostart.js';
-import { startClipboardService } from './clipboard-service.js';
 import { agentEnvironment } from './environment.js';
 import { bindHostToIpc } from './ipc.js';
 import { createLogger } from './logger.js';
-import { noProjectNotification, notificationFor, type NotificationModel } from './notifications.js';
+import { notificationFor, type NotificationModel } from './notifications.js';
 import { createNotifier } from './notifier.js';
 import { APP_ID, RESOURCE_FILES } from './packaging.js';
+import { startClipboardRouter } from './router.js';
 import { denyPermissionsByDefault } from './permissions.js';
 import type { AppPort, ElectronPorts, ProtocolPort, ShellProcess } from './ports.js';
 import { APP_SCHEME, serveRendererAsset } from './renderer-assets.js';
@@ -159,9 +159,15 @@ export async function startApp(electron: ElectronPorts, proc: ShellProcess, opti
   const notify = (model: NotificationModel): void => {
     if (!settings.notifications) return;
     notifier.show(model, {
-      open: () => window.show(),
+      // A refused answer opens on its run, whose page offers the reply (Linux has no notification buttons).
+      open: (shown) => {
+        const run = shown.taskId ? store.runs.byTask(shown.taskId) : null;
+        window.show(run ? runPageUrl(renderer, run.id) : undefined);
+      },
       approve: (approvalId) => void host.call('approve', { approvalId }),
       reject: (approvalId) => void host.call('reject', { approvalId }),
+      copyReply: (reply) => electron.clipboard.writeText(reply),
+      chooseProject: (choiceId, projectId) => void host.call('chooseProject', { choiceId, projectId }),
     });
   };
 
@@ -170,6 +176,7 @@ export async function startApp(electron: ElectronPorts, proc: ShellProcess, opti
     tracker.observe(envelope, model);
     const event = envelope.event;
     if (event.type === 'task.approval-resolved' || event.type === 'approval.resolved') notifier.dismissApproval(event.approvalId);
+    if (event.type === 'patch.choice-resolved') notifier.dismissChoice(event.choiceId);
     if (model) notify(model);
     // Streamed output and stage chatter change nothing the tray shows; skip rebuilding its menu.
     if (!TRAY_QUIET_EVENTS.has(event.type)) refreshTray();
@@ -185,21 +192,10 @@ export async function startApp(electron: ElectronPorts, proc: ShellProcess, opti
     void watcher?.stop();
     watcher = null;
     if (!settings.watchClipboard) return;
-    watcher = startClipboardService({
+    watcher = startClipboardRouter({
       source: { read: () => electron.clipboard.readText() },
       intervalMs: settings.clipboardPollIntervalMs,
-      projects: () => store.projects.list().map((p) => ({ id: p.projectId, projectId: p.projectId, root: p.root, watching: p.settings.watching })),
-      apply: async (text, project) => {
-        const reply = await host.call('applyPatch', { text, source: 'clipboard', projectId: project.projectId });
-        if (!reply.ok) notify({ kind: 'failure', title: `Patch not applied — ${project.projectId}`, body: `${reply.error.code}: ${reply.error.message}`, projectId: project.projectId, urgent: true });
-      },
-      unrouted: (route) => {
-        if (route.kind === 'not-a-patch') return;
-        const model = noProjectNotification(route.projectId, route.kind === 'ambiguous');
-        tracker.observeNotification(model);
-        notify(model);
-        refreshTray();
-      },
+      apply: (text) => host.call('applyPatch', { text, source: 'clipboard' }),
       onError: (error) => log.error('clipboard', error),
     });
   };

@@ -1,13 +1,18 @@
 // Native notifications, written against the few members of Electron's Notification it uses so
 // that a plain Node test can drive clicks and actions. app-shell passes Electron's class.
 import { redactSecrets } from '../engine/secrets/index.js';
-import type { NotificationModel } from './notifications.js';
+import { assertNever } from '../engine/result.js';
+import type { NotificationAction, NotificationModel } from './notifications.js';
 
 export interface NotifierHandlers {
-  /** Clicking a notification opens the window (where the approval dialog shows, for approvals). */
+  /** Clicking a notification opens the window (where the approval dialog shows, for approvals; on the run, for a refused answer). */
   readonly open: (model: NotificationModel) => void;
   readonly approve: (approvalId: string) => void;
   readonly reject: (approvalId: string) => void;
+  /** "Copy reply for the assistant": puts a refusal's reply on the clipboard. */
+  readonly copyReply: (reply: string) => void;
+  /** Applies an answer that fits several projects to the one picked. */
+  readonly chooseProject: (choiceId: string, projectId: string) => void;
 }
 
 /** What the notifier needs of one native notification. */
@@ -31,12 +36,34 @@ export interface NativeNotificationClass {
 }
 
 export interface Notifier {
-  /** Shows a NotificationModel, with Approve / Reject where the OS has actions. */
+  /** Shows a NotificationModel, with its buttons where the OS has actions. */
   show(model: NotificationModel, handlers: NotifierHandlers): void;
   /** Takes an approval's notification away once the approval is answered elsewhere. */
   dismissApproval(approvalId: string): void;
+  /** Takes a choice's notification away once the project was picked (or the choice dropped) elsewhere. */
+  dismissChoice(choiceId: string): void;
   /** How many notifications are still held (for tests). */
   readonly held: number;
+}
+
+/** Runs a notification's button. */
+function act(model: NotificationModel, action: NotificationAction, handlers: NotifierHandlers): void {
+  switch (action.kind) {
+    case 'approve':
+      if (model.approvalId) handlers.approve(model.approvalId);
+      return;
+    case 'reject':
+      if (model.approvalId) handlers.reject(model.approvalId);
+      return;
+    case 'copy-reply':
+      if (model.reply) handlers.copyReply(model.reply);
+      return;
+    case 'choose-project':
+      if (model.choiceId) handlers.chooseProject(model.choiceId, action.projectId);
+      return;
+    default:
+      assertNever(action);
+  }
 }
 
 /** Notification buttons exist on macOS and (since Electron 39) Windows; Linux shows none. */
@@ -56,18 +83,25 @@ const MAX_HELD = 50;
 export function createNotifier(NotificationClass: NativeNotificationClass, platform: NodeJS.Platform = process.platform): Notifier {
   const held = new Map<NativeNotification, NotificationModel>();
   const release = (notification: NativeNotification): void => void held.delete(notification);
+  const dismiss = (which: (model: NotificationModel) => boolean): void => {
+    for (const [notification, model] of held) {
+      if (!which(model)) continue;
+      held.delete(notification);
+      notification.close();
+    }
+  };
 
   return {
     show(model, handlers) {
       if (!NotificationClass.isSupported()) return;
-      const withActions = model.actions !== undefined && model.approvalId !== undefined && supportsActions(platform);
+      const actions = supportsActions(platform) ? (model.actions ?? []) : [];
       // Bodies quote error messages and commit subjects; the OS keeps notifications in a history
       // other apps and the lock screen can show, so secrets are withheld before they leave.
       const notification = new NotificationClass({
         title: redactSecrets(model.title),
         body: redactSecrets(model.body),
         urgency: model.urgent ? 'critical' : 'normal',
-        ...(withActions ? { actions: model.actions!.map((text) => ({ type: 'button' as const, text })) } : {}),
+        ...(actions.length > 0 ? { actions: actions.map((action) => ({ type: 'button' as const, text: action.label })) } : {}),
       });
       notification.on('click', () => {
         release(notification);
@@ -76,9 +110,8 @@ export function createNotifier(NotificationClass: NativeNotificationClass, platf
       notification.on('action', (details, index) => {
         release(notification);
         const which = details?.actionIndex ?? index;
-        if (!model.approvalId || which === undefined) return;
-        if (which === 0) handlers.approve(model.approvalId);
-        else if (which === 1) handlers.reject(model.approvalId);
+        const action = which === undefined ? undefined : actions[which];
+        if (action) act(model, action, handlers);
       });
       notification.on('close', () => release(notification));
       notification.on('failed', () => release(notification));
@@ -90,11 +123,10 @@ export function createNotifier(NotificationClass: NativeNotificationClass, platf
       notification.show();
     },
     dismissApproval(approvalId) {
-      for (const [notification, model] of held) {
-        if (model.approvalId !== approvalId) continue;
-        held.delete(notification);
-        notification.close();
-      }
+      dismiss((model) => model.approvalId === approvalId);
+    },
+    dismissChoice(choiceId) {
+      dismiss((model) => model.choiceId === choiceId);
     },
     get held() {
       return held.size;

@@ -92,7 +92,7 @@ export interface ElectronPorts {
   readonly Tray: new (image: string) => TrayPort;
   readonly Menu: { buildFromTemplate(template: MenuTemplateItem[]): unknown };
   readonly Notification: NativeNotificationClass;
-  readonly clipboard: { readText(): Promise<string> | string };
+  readonly clipboard: { readText(): Promise<string> | string; writeText(text: string): void };
   readonly dialog: { showErrorBox(title: string, content: string): void };
   readonly ipcMain: IpcMainLike;
   readonly protocol: ProtocolPort;

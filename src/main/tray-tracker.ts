@@ -22,11 +22,6 @@ export class TrayTracker {
     if (notification && notification.urgent && notification.kind !== 'approval') this.unseenError = { projectId: notification.projectId, message: notification.title };
   }
 
-  /** A clipboard answer that matched no project counts as an error the user should see. */
-  observeNotification(notification: NotificationModel): void {
-    if (notification.urgent) this.unseenError = { projectId: notification.projectId, message: notification.title };
-  }
-
   /** The user opened the window: errors are seen. */
   markSeen(): void {
     this.unseenError = null;

@@ -15,6 +15,7 @@ export const CHANNEL_NAMES = [
   'listRuns',
   'getRun',
   'applyPatch',
+  'chooseProject',
   'approve',
   'reject',
   'revert',

@@ -14,6 +14,7 @@ import {
   PatchSourceSchema,
   ProjectIdSchema,
   ProjectSchema,
+  RefusalSchema,
   RunKindSchema,
   RunStatusSchema,
   TaskKindSchema,
@@ -75,7 +76,10 @@ export const PatchDetailSchema = z.strictObject({
   revertOf: z.string().nullable(),
   revertedBy: z.string().nullable(),
   warnings: z.array(z.string()),
-  error: FailureSchema.nullable(),
+  /** Why it was not applied, with the reply for the assistant, the closest lines and the block when it was refused. */
+  error: RefusalSchema.nullable(),
+  /** The answer's text, kept for a run that was not applied so that it can be tried again (absent: not kept). */
+  answer: z.string().optional(),
 });
 export type PatchDetail = z.infer<typeof PatchDetailSchema>;
 
@@ -173,6 +177,10 @@ export const RuntimeStateSchema = z.strictObject({
   /** Approvals that hold no task: handoff prompts (approve = write a handoff brief, reject = nothing). */
   prompts: z.array(
     z.strictObject({ approvalId: z.string(), projectId: z.string(), kind: z.literal('handoff-prompt'), sessionId: z.string(), thresholdPct: z.number(), pct: z.number() }),
+  ),
+  /** Answers that fit several projects, waiting for a person to pick one (`chooseProject`). */
+  choices: z.array(
+    z.strictObject({ choiceId: z.string(), source: PatchSourceSchema, projectIds: z.array(z.string()), title: z.string(), requestedAt: z.number().int() }),
   ),
 });
 export type RuntimeState = z.infer<typeof RuntimeStateSchema>;
@@ -303,10 +311,19 @@ export const contract = {
     z.strictObject({
       text: z.string().min(1).max(4_000_000),
       source: PatchSourceSchema,
-      /** The project to apply to; omitted: the one the answer's projectId names. */
+      /**
+       * The project to apply to. Omitted: the one the answer's control block names, or for an
+       * answer without one, the one project it fits (src/engine/patch/route.ts); a clipboard
+       * answer is routed among the projects whose watching is on.
+       */
       projectId: ProjectIdSchema.optional(),
     }),
     TaskTicketSchema,
+  ),
+  /** Applies an answer that fit several projects to the one picked (projectId null: apply it nowhere). */
+  chooseProject: channel(
+    z.strictObject({ choiceId: Id, projectId: ProjectIdSchema.nullable() }),
+    z.strictObject({ choiceId: z.string(), taskId: z.string().nullable() }),
   ),
   approve: channel(
     z.strictObject({ approvalId: Id, keep: z.array(z.string().min(1)).max(10_000).optional() }),

@@ -8,6 +8,8 @@ import {
   FailureSchema,
   FileStatSchema,
   PatchReviewSchema,
+  PatchSourceSchema,
+  RefusalSchema,
   TaskKindSchema,
   TaskResultSchema,
   UsageSchema,
@@ -71,6 +73,32 @@ const patch = [
   z.strictObject({ type: z.literal('patch.rolled-back'), ...task, uuid: z.string(), reason: FailureSchema }),
 ] as const;
 
+/** Answers that reached no project by themselves (an answer without a control block is routed by what it fits). */
+const routing = [
+  /**
+   * An answer went to no project. `unknown-project`: its control block names `projectId`, which is
+   * not registered (or not watching). `no-fit`: it fits no project, but is clearly meant for
+   * `projectId`; `refusal` says why it does not apply there, with the reply for the assistant.
+   */
+  z.strictObject({
+    type: z.literal('patch.unrouted'),
+    source: PatchSourceSchema,
+    reason: z.enum(['unknown-project', 'no-fit']),
+    projectId: z.string(),
+    refusal: RefusalSchema.nullable(),
+  }),
+  /** An answer fits several projects: the ChooseProject command (`chooseProject` channel) applies it to one. */
+  z.strictObject({ type: z.literal('patch.choice-requested'), choiceId: z.string(), source: PatchSourceSchema, projectIds: z.array(z.string()), title: z.string() }),
+  /** The choice was made (`taskId`: the patch task it queued), declined, or dropped (too many waiting, shutdown). */
+  z.strictObject({
+    type: z.literal('patch.choice-resolved'),
+    choiceId: z.string(),
+    projectId: z.string().nullable(),
+    taskId: z.string().nullable(),
+    by: z.enum(['user', 'expired', 'shutdown']),
+  }),
+] as const;
+
 const engines = [
   /** One stage of a tick (orchestrator, builder, judge, verify…); the payload is the tick engine's, JSON only. */
   z.strictObject({ type: z.literal('tick.stage'), ...task, stage: z.string(), payload: z.unknown() }),
@@ -120,7 +148,7 @@ const notices = [
   z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string(), ...scope }),
 ] as const;
 
-export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...engines, ...runEvents, ...approvalEvents, ...notices]);
+export const RuntimeEventSchema = z.discriminatedUnion('type', [...lifecycle, ...project, ...taskEvents, ...patch, ...routing, ...engines, ...runEvents, ...approvalEvents, ...notices]);
 export type RuntimeEvent = z.infer<typeof RuntimeEventSchema>;
 export type RuntimeEventType = RuntimeEvent['type'];
 

@@ -69,6 +69,19 @@ export type Project = z.infer<typeof ProjectSchema>;
 export const FailureSchema = z.strictObject({ code: z.string(), message: z.string(), path: z.string().optional() });
 export type FailureData = z.infer<typeof FailureSchema>;
 
+/**
+ * Why an answer was refused, with what it takes to act on it: the ready-to-paste reply for the
+ * assistant, the current file's closest lines, and the block of the answer the refusal is about.
+ * Every extra field is optional: refusals that are not about the answer's content (a busy
+ * project, a broken config) have none.
+ */
+export const RefusalSchema = FailureSchema.extend({
+  reply: z.string().optional(),
+  closest: z.strictObject({ startLine: z.number().int(), lines: z.array(z.string()), similarity: z.number() }).optional(),
+  block: z.strictObject({ format: z.string(), line: z.number().int(), path: z.string().optional() }).optional(),
+});
+export type RefusalData = z.infer<typeof RefusalSchema>;
+
 export const FileStatSchema = z.strictObject({
   path: z.string(),
   change: z.enum(['create', 'modify', 'delete']),
@@ -127,7 +140,9 @@ export const PatchResultSchema = z.strictObject({
   rolledBack: z.array(z.string()),
   approvedBy: z.enum(['auto', 'user']).nullable(),
   warnings: z.array(z.string()),
-  error: FailureSchema.nullable(),
+  error: RefusalSchema.nullable(),
+  /** The answer's text when it was not applied (refused or rolled back), so its run keeps it for a retry. */
+  answer: z.string().optional(),
 });
 export type PatchResult = z.infer<typeof PatchResultSchema>;
 

@@ -372,13 +372,14 @@ describe('the Relay Desk window in a real browser', () => {
     const root = await project('errors-demo', { 'src/app.ts': 'export const v = 1;\n' });
     const { page, paste, history } = await openWindow();
 
-    await step('text without a control block is refused at once', async () => {
+    // Text that is no answer at all is refused at once (answers without a control block are routed by what they fit).
+    await step('text that is not an answer is refused at once', async () => {
       await paste.open();
       await paste.apply('Sure! Here is some advice, but no patch.');
       const error = await visible(paste.result().getByRole('alert'));
       const text = await error.innerText();
-      expect(text).toContain('NO_CONTROL_BLOCK');
-      expect(text).toContain('No control block found');
+      expect(text).toContain('NOT_AN_ANSWER');
+      expect(text).toContain('not an answer for any registered project');
     });
     await step('a SEARCH block that matches nothing fails in the engine', async () => {
       await page.getByRole('button', { name: 'Clear' }).click();

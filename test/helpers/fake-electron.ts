@@ -237,7 +237,7 @@ export function fakeElectron(initial: Partial<Pick<FakeElectronState, 'userData'
     Tray,
     Menu: { buildFromTemplate: (template) => template },
     Notification,
-    clipboard: { readText: () => state.clipboardText },
+    clipboard: { readText: () => state.clipboardText, writeText: (text) => void (state.clipboardText = text) },
     dialog: { showErrorBox: (title, content) => void state.errorBoxes.push({ title, content }) },
     ipcMain: {
       handle: (channel, listener) => void state.ipcHandlers.set(channel, listener),

@@ -51,7 +51,7 @@ export function derivedUuid(hash: string): string {
 }
 
 /** Whether a project-relative path is an existing file inside the root (through the path chokepoint). */
-function existsIn(root: string): (relative: string) => boolean {
+export function existsIn(root: string): (relative: string) => boolean {
   return (relative) => {
     const safe = resolveInsideRoot(root, relative);
     if (!safe.ok) return false;
@@ -95,20 +95,15 @@ export function commitMessageFromChanges(changes: readonly PlannedChange[]): str
   return `Update ${changes.length} files`;
 }
 
-/** Reads an answer for a project: parse (paths checked against the project), ids and message. */
-export function readAnswer(root: string, text: string, options: { readonly projectId?: string } = {}): AnswerCheck<ReadAnswer> {
-  const parsed = parseAnswer(text, { pathExists: existsIn(root) });
+/**
+ * Reads an answer without a project in mind: the one parse, ids and message. `pathExists` lets
+ * an extension-less path (`bin/serve`) count as a file; a router passes "exists in any of the
+ * projects it routes among".
+ */
+export function readAnswerText(text: string, options: { readonly pathExists?: (relative: string) => boolean } = {}): AnswerCheck<ReadAnswer> {
+  const parsed = parseAnswer(text, options.pathExists ? { pathExists: options.pathExists } : {});
   if (!parsed.ok) return { ok: false, error: { ...parsed.error, ...withReply(parsed.error) } };
   const { control } = parsed.value;
-  if (control && options.projectId !== undefined && control.projectId !== options.projectId) {
-    return {
-      ok: false,
-      error: {
-        code: 'PROJECT_ID_MISMATCH',
-        message: `This answer is for project "${control.projectId}", but this project's id is "${options.projectId}". Nothing was applied. Give the assistant the system prompt from \`relay prompt\` so it uses the right projectId.`,
-      },
-    };
-  }
   const contentHash = responseHash(text);
   const gitCommitMsg = control?.gitCommitMsg ?? commitMessageFromProse(parsed.value.reasoning) ?? undefined;
   return {
@@ -121,6 +116,24 @@ export function readAnswer(root: string, text: string, options: { readonly proje
       ...(control?.promptSummary ? { promptSummary: control.promptSummary } : {}),
     },
   };
+}
+
+/** The refusal for an answer whose control block names another project than `projectId`, or null. */
+export function projectMismatch(answer: ReadAnswer, projectId: string): PatchRefusal | null {
+  const { control } = answer.parsed;
+  if (!control || control.projectId === projectId) return null;
+  return {
+    code: 'PROJECT_ID_MISMATCH',
+    message: `This answer is for project "${control.projectId}", but this project's id is "${projectId}". Nothing was applied. Give the assistant the system prompt from \`relay prompt\` so it uses the right projectId.`,
+  };
+}
+
+/** Reads an answer for a project: parse (paths checked against the project), ids and message. */
+export function readAnswer(root: string, text: string, options: { readonly projectId?: string } = {}): AnswerCheck<ReadAnswer> {
+  const read = readAnswerText(text, { pathExists: existsIn(root) });
+  if (!read.ok || options.projectId === undefined) return read;
+  const mismatch = projectMismatch(read.value, options.projectId);
+  return mismatch ? { ok: false, error: mismatch } : read;
 }
 
 /** Plans a read answer against the project's files; a refusal names the block and carries the reply. */

@@ -22,11 +22,6 @@ export interface ParseOptions {
   readonly requireControl?: boolean;
 }
 
-/** Cheap test used before parsing clipboard text: could this be a Relay-format patch at all? */
-export function looksLikePatch(text: string): boolean {
-  return text.length > 0 && /project_?id/i.test(text) && /(```|~~~)/.test(text);
-}
-
 /** Splits the answer into prose and blocks, refusing one cut off inside a block. */
 function segmentsOf(text: string, exists?: PathExists): Result<Segment[], ParseFailureCode> {
   const lines = unwrapWholeAnswer(text.split('\n'));

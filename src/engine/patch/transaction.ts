@@ -9,7 +9,8 @@ import { filesCommandsExecute, type ExecutedFile } from './code-files.js';
 import { loadRelayConfig, type RelayConfig } from './config.js';
 import { countLinterErrors, execaRunner, toArgv, type CommandRunner } from './commands.js';
 import { acquireProjectLock, projectBusy } from './lock.js';
-import { planAnswer, readAnswer, type PatchRefusal } from './check.js';
+import { planAnswer, projectMismatch, readAnswer, type AnswerCheck, type PatchRefusal } from './check.js';
+import { stricterLimits, type IncomingAnswer } from './incoming.js';
 import { intakeAnswer } from './intake.js';
 import type { PlannedChange } from './plan.js';
 import { replyFor } from './reply.js';
@@ -126,13 +127,29 @@ export interface PatchHooks {
   readonly io?: WriteIo;
 }
 
-export interface ApplyPatchRequest {
+interface ApplyPatchBase {
   readonly root: string;
-  /** The answer: bytes as read from a file or stdin, or text from the clipboard; both pass the intake checks. */
-  readonly text: string | Uint8Array;
   readonly source: PatchSource;
   readonly decide: (review: PendingReview) => Promise<Decision>;
   readonly config?: RelayConfig;
+}
+
+/**
+ * What to apply: raw input (bytes from a file or stdin, text), taken in and parsed here; or an
+ * answer already taken in and parsed once by whoever routed it (incoming.ts), which is not read again.
+ */
+export type ApplyPatchRequest = ApplyPatchBase & ({ readonly text: string | Uint8Array; readonly answer?: never } | { readonly answer: IncomingAnswer; readonly text?: never });
+
+/**
+ * The intake checks with the project's limits, before the lock is taken: the text, or the
+ * refusal. An answer taken in earlier is checked again only when this project allows less.
+ */
+function intakeOf(request: ApplyPatchRequest, config: RelayConfig): AnswerCheck<string> {
+  const limits = { maxBytes: config.patch.maxAnswerBytes, maxLineBytes: config.patch.maxLineBytes };
+  const incoming = request.answer;
+  if (incoming !== undefined && (!incoming.read.ok || !stricterLimits(incoming.limits, limits))) return { ok: true, value: incoming.text };
+  const intake = intakeAnswer(incoming === undefined ? request.text : incoming.text, limits);
+  return intake.ok ? intake : { ok: false, error: { ...intake.error, reply: replyFor(intake.error) } };
 }
 
 /**
@@ -162,26 +179,28 @@ export async function lockAndRecover(root: string, hooks: PatchHooks): Promise<{
 }
 
 /**
- * Applies an assistant's answer to the project as one transaction: parse → check projectId and
- * duplicates → plan in memory → pending record → write → post command and linter → approval →
- * commit the record, or roll every file back.
+ * Applies an assistant's answer to the project as one transaction: intake and parse (unless the
+ * caller hands the answer already parsed) → check projectId and duplicates → plan in memory →
+ * pending record → write → post command and linter → approval → commit the record, or roll
+ * every file back.
  */
 export async function applyPatch(request: ApplyPatchRequest, hooks: PatchHooks = {}): Promise<PatchOutcome> {
   const { root } = request;
   const configResult = request.config ? { ok: true as const, value: request.config } : loadRelayConfig(root);
   if (!configResult.ok) return { status: 'rejected', error: configResult.error, recovered: [] };
   const config = configResult.value;
-  const intake = intakeAnswer(request.text, { maxBytes: config.patch.maxAnswerBytes, maxLineBytes: config.patch.maxLineBytes });
-  if (!intake.ok) return { status: 'rejected', error: { ...intake.error, reply: replyFor(intake.error) }, recovered: [] };
-  const text = intake.value;
+  const intake = intakeOf(request, config);
+  if (!intake.ok) return { status: 'rejected', error: intake.error, recovered: [] };
   const locked = await lockAndRecover(root, hooks);
   if ('refused' in locked) return { status: 'rejected', error: locked.refused, recovered: locked.recovered };
   const { recovered } = locked;
   try {
     // An answer without a control block is for this project; its uuid comes from its content.
-    const read = readAnswer(root, text, { projectId: config.projectId });
+    const read = request.answer?.read ?? readAnswer(root, intake.value);
     if (!read.ok) return { status: 'rejected', error: read.error, recovered };
     const answer = read.value;
+    const mismatch = projectMismatch(answer, config.projectId);
+    if (mismatch) return { status: 'rejected', error: mismatch, recovered };
     const { operations, reasoning } = answer.parsed;
     const warnings = [...answer.parsed.warnings];
     const hash = answer.contentHash;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { looksLikePatch } from './parse.js';
+import { mayBeAnswer } from './detect.js';
 
 /** Told by an event-driven clipboard source when the clipboard changed, or that it cannot go on. */
 export interface ClipboardListener {
@@ -29,7 +29,7 @@ export interface ClipboardWatcherOptions {
   readonly intervalMs: number;
   /** Text longer than this is ignored without parsing (default 2 MB). */
   readonly maxChars?: number;
-  /** Called once per new clipboard text that could be a patch; calls never overlap (later ones queue). */
+  /** Called once per new clipboard text that could be an answer (detect.ts); calls never overlap (later ones queue). */
   readonly onCandidate: (text: string) => Promise<void>;
   /** Called for new text skipped by the cheap prefilter, with the reason. */
   readonly onIgnored?: (reason: 'too-large' | 'not-a-patch', size: number) => void;
@@ -64,7 +64,7 @@ function fingerprint(text: string): string {
 /**
  * Watches a clipboard source: reads it when told (event-driven sources) or on a timer (polled
  * ones). Unchanged text costs one read and one hash; new text passes a size limit and a cheap
- * "could this be a patch" test before anyone parses it.
+ * "could this be an answer, in any format" marker scan before anyone parses it.
  */
 export function startClipboardWatcher(options: ClipboardWatcherOptions): ClipboardWatcher {
   const maxChars = options.maxChars ?? 2_000_000;
@@ -116,7 +116,8 @@ export function startClipboardWatcher(options: ClipboardWatcherOptions): Clipboa
       options.onIgnored?.('too-large', text.length);
       return;
     }
-    if (!looksLikePatch(text)) {
+    // One pass over the lines looking for any format's markers; nothing is parsed before this says "maybe".
+    if (!mayBeAnswer(text)) {
       options.onIgnored?.('not-a-patch', text.length);
       return;
     }

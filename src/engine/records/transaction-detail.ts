@@ -65,6 +65,8 @@ export function unrecordedPatchDetail(patch: PatchResult, review: PatchReview | 
     revertOf: null,
     revertedBy: null,
     warnings: [...patch.warnings, ...(review?.warnings ?? [])],
-    error: problem ? { code: problem.code, message: problem.message } : null,
+    // A refusal keeps its reply, closest lines and block, and the answer its text: the window offers both again.
+    error: patch.error ? { ...patch.error } : problem ? { code: problem.code, message: problem.message } : null,
+    ...(patch.answer !== undefined ? { answer: patch.answer } : {}),
   };
 }

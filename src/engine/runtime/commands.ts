@@ -9,8 +9,13 @@ export type RuntimeCommand =
   | { readonly type: 'RegisterProject'; readonly projectId: string; readonly root: string; readonly name: string; readonly policy?: ApprovalPolicy }
   | { readonly type: 'RemoveProject'; readonly projectId: string }
   | { readonly type: 'SetApprovalPolicy'; readonly projectId: string; readonly policy: ApprovalPolicy }
-  /** Without projectId the answer goes to the registered project its control block names. */
-  | { readonly type: 'ApplyPatch'; readonly text: string; readonly source: PatchSource; readonly projectId?: string }
+  /**
+   * Without projectId the answer is routed (engine/patch/route.ts): to the project its control
+   * block names, or the one project it fits, among all registered projects or those in `among`.
+   */
+  | { readonly type: 'ApplyPatch'; readonly text: string; readonly source: PatchSource; readonly projectId?: string; readonly among?: readonly string[] }
+  /** Applies an answer that fit several projects to the one a person picked (null: to none). */
+  | { readonly type: 'ChooseProject'; readonly choiceId: string; readonly projectId: string | null }
   | { readonly type: 'Approve'; readonly approvalId: string; readonly keep?: readonly string[] }
   | { readonly type: 'Reject'; readonly approvalId: string; readonly reason?: string }
   /** Undo a committed transaction (uuid, unique prefix, or log index) as a new transaction. */
@@ -37,6 +42,7 @@ export interface CommandReplies {
   readonly RemoveProject: { readonly projectId: string };
   readonly SetApprovalPolicy: { readonly projectId: string; readonly policy: ApprovalPolicy };
   readonly ApplyPatch: TaskTicket;
+  readonly ChooseProject: { readonly choiceId: string; readonly taskId: string | null };
   readonly Approve: { readonly approvalId: string; readonly taskId: string };
   readonly Reject: { readonly approvalId: string; readonly taskId: string };
   readonly Revert: TaskTicket;

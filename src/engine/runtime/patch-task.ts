@@ -1,6 +1,8 @@
 // Patch and revert tasks: the real patch engine under the runtime's approvals and cancellation.
 import type { RuntimeEvent } from '../../shared/events.js';
-import type { DecisionData, PatchResult, PatchReview } from '../../shared/schemas.js';
+import type { DecisionData, PatchResult, PatchReview, PatchSource, RefusalData } from '../../shared/schemas.js';
+import type { PatchRefusal } from '../patch/check.js';
+import type { IncomingAnswer } from '../patch/incoming.js';
 import { loadRelayConfig, type RelayConfig } from '../patch/config.js';
 import type { Decision, PatchEvent, PatchHooks, PatchOutcome, PendingReview } from '../patch/transaction.js';
 import { assertNever } from '../result.js';
@@ -8,21 +10,21 @@ import type { PatchEngine } from './engines.js';
 import type { TaskContext, TaskEnd } from './task-context.js';
 
 /** Applies an answer. Under `ask` every patch waits for a person, whatever relay.config.json says. */
-export async function runPatchTask(context: TaskContext, engine: PatchEngine, spec: { text: string; source: 'clipboard' | 'paste' | 'file' }): Promise<TaskEnd> {
+export async function runPatchTask(context: TaskContext, engine: PatchEngine, spec: { answer: IncomingAnswer; source: PatchSource }): Promise<TaskEnd> {
   const loaded = loadRelayConfig(context.root);
   // A config that cannot be loaded is left to the engine, which rejects with the precise code.
   const config: RelayConfig | undefined = loaded.ok ? forcePolicy(loaded.value, context.policy) : undefined;
   const outcome = await engine.apply(
     {
       root: context.root,
-      text: spec.text,
+      answer: spec.answer,
       source: spec.source,
       decide: (review) => decideThroughRuntime(context, review),
       ...(config ? { config } : {}),
     },
     hooks(context),
   );
-  return endOf(context, 'patch', outcome);
+  return endOf(context, 'patch', outcome, spec.answer.text);
 }
 
 /**
@@ -98,8 +100,24 @@ function toRuntimeEvent(context: TaskContext, event: PatchEvent): RuntimeEvent |
   }
 }
 
-/** The engine's outcome as the contract reports it. */
-export function toPatchResult(outcome: PatchOutcome): PatchResult {
+/** A refusal as the contract carries it: code, message and path, plus the reply, the closest lines and the block when there are some. */
+export function toRefusalData(error: PatchRefusal): RefusalData {
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.path !== undefined ? { path: error.path } : {}),
+    ...(error.reply !== undefined ? { reply: error.reply } : {}),
+    ...(error.closest ? { closest: { startLine: error.closest.startLine, lines: [...error.closest.lines], similarity: error.closest.similarity } } : {}),
+    ...(error.block ? { block: { format: error.block.format, line: error.block.line, ...(error.block.path !== undefined ? { path: error.block.path } : {}) } } : {}),
+  };
+}
+
+/**
+ * The engine's outcome as the contract reports it. `answer` is the answer's text: kept in the
+ * result (and so in the run) when the answer was not applied, so that it can be tried again.
+ */
+export function toPatchResult(outcome: PatchOutcome, answer?: string): PatchResult {
+  const kept = answer !== undefined && (outcome.status === 'rejected' || outcome.status === 'rolled-back') ? { answer } : {};
   switch (outcome.status) {
     case 'applied':
       return {
@@ -112,9 +130,9 @@ export function toPatchResult(outcome: PatchOutcome): PatchResult {
         error: null,
       };
     case 'skipped':
-      return { status: 'skipped', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: { ...outcome.reason } };
+      return { status: 'skipped', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: toRefusalData(outcome.reason) };
     case 'rejected':
-      return { status: 'rejected', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: { ...outcome.error } };
+      return { status: 'rejected', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: toRefusalData(outcome.error), ...kept };
     case 'rolled-back':
       return {
         status: 'rolled-back',
@@ -123,15 +141,16 @@ export function toPatchResult(outcome: PatchOutcome): PatchResult {
         rolledBack: outcome.files.map((f) => f.path),
         approvedBy: null,
         warnings: [],
-        error: { ...outcome.error },
+        error: toRefusalData(outcome.error),
+        ...kept,
       };
     default:
       return assertNever(outcome);
   }
 }
 
-function endOf(context: TaskContext, kind: 'patch' | 'revert', outcome: PatchOutcome): TaskEnd {
-  const result = { kind, patch: toPatchResult(outcome) } as const;
+function endOf(context: TaskContext, kind: 'patch' | 'revert', outcome: PatchOutcome, answer?: string): TaskEnd {
+  const result = { kind, patch: toPatchResult(outcome, answer) } as const;
   // A cancelled task that still committed did change the project: report what happened, not the wish.
   if (context.signal.aborted && outcome.status !== 'applied') {
     return { error: { code: 'CANCELLED', message: `The ${kind} was cancelled; ${describe(outcome)}.` }, result };

@@ -5,14 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import type { RuntimeState, TaskInfo } from '../../shared/contract.js';
 import type { EventEnvelope, RuntimeEvent } from '../../shared/events.js';
-import type { ApprovalPolicy, DecisionData, FailureData, PatchReview } from '../../shared/schemas.js';
-import { parseResponse } from '../patch/parse.js';
+import type { ApprovalPolicy, DecisionData, FailureData, PatchReview, PatchSource } from '../../shared/schemas.js';
+import { existsIn } from '../patch/check.js';
+import { takeAnswer, type IncomingAnswer } from '../patch/incoming.js';
+import { OwnReplies } from '../patch/own-replies.js';
+import { routeAnswer, takeForRouting, type RouteTarget } from '../patch/route.js';
 import { assertNever, fail, ok, type Result } from '../result.js';
 import type { CommandReplies, CommandType, RuntimeCommand, TaskSettlement } from './commands.js';
 import { realPatchEngine, type Engines } from './engines.js';
 import { missingEngine, runTask } from './run-task.js';
 import { ApprovalBook } from './approvals.js';
 import { PromptBook } from './prompts.js';
+import { ChoiceBook } from './choices.js';
+import { toRefusalData } from './patch-task.js';
 import { EventLog, type EnvelopeListener } from './event-log.js';
 import { DEFAULT_POLICY, effectivePolicy } from './policy.js';
 import type { TaskContext, TaskEnd, TaskSpec } from './task-context.js';
@@ -104,6 +109,9 @@ class RuntimeActor implements Runtime {
   private readonly tasks = new Map<string, Task>();
   private readonly approvals: ApprovalBook;
   private readonly prompts: PromptBook;
+  private readonly choices: ChoiceBook;
+  /** Replies offered to the person: copied back to the clipboard, they are not answers. */
+  private readonly replies = new OwnReplies();
   private readonly settlements = new Map<string, TaskSettlement>();
   private stopping: Promise<void> | null = null;
   private stopped = false;
@@ -114,6 +122,7 @@ class RuntimeActor implements Runtime {
     this.engines = { ...options.engines, patch: options.engines?.patch ?? realPatchEngine };
     this.approvals = new ApprovalBook((event) => this.emit(event));
     this.prompts = new PromptBook((event) => this.emit(event), this.newId);
+    this.choices = new ChoiceBook((event) => this.emit(event));
     this.log = new EventLog({
       clock: this.clock,
       ...(options.startSeq !== undefined ? { startSeq: options.startSeq } : {}),
@@ -161,6 +170,7 @@ class RuntimeActor implements Runtime {
         approvals: this.approvals.forProject(slot.projectId),
       })),
       prompts: this.prompts.list(),
+      choices: this.choices.list(),
     };
   }
 
@@ -171,6 +181,8 @@ class RuntimeActor implements Runtime {
   private emit(event: RuntimeEvent): void {
     this.log.emit(event);
     if (event.type === 'metrics.usage') this.prompts.observe(event);
+    if (event.type === 'patch.unrouted') this.replies.remember(event.refusal?.reply);
+    if (event.type === 'task.completed' && (event.result.kind === 'patch' || event.result.kind === 'revert')) this.replies.remember(event.result.patch.error?.reply);
   }
 
   private handle(command: RuntimeCommand): Result<CommandReplies[CommandType]> {
@@ -191,6 +203,8 @@ class RuntimeActor implements Runtime {
       }
       case 'ApplyPatch':
         return this.applyPatch(command);
+      case 'ChooseProject':
+        return this.chooseProject(command);
       case 'Approve':
         if (this.prompts.has(command.approvalId)) return this.answerPrompt(command.approvalId, true);
         return this.approvals.decide(command.approvalId, command.keep === undefined ? { approve: true } : { approve: true, keep: [...command.keep] });
@@ -257,19 +271,73 @@ class RuntimeActor implements Runtime {
     return ok({ projectId });
   }
 
+  /**
+   * An answer to apply. With a project: for that project. Without one: routed (route.ts) among
+   * the registered projects (or those in `among`), read once; the task gets that reading.
+   */
   private applyPatch(command: Extract<RuntimeCommand, { type: 'ApplyPatch' }>): Result<CommandReplies['ApplyPatch']> {
-    const parsed = parseResponse(command.text);
-    let projectId = command.projectId;
-    if (projectId === undefined) {
-      // Routing: the answer names its project; without a readable control block it cannot go anywhere.
-      if (!parsed.ok) return fail(parsed.error.code, `${parsed.error.message} (The answer was not routed to any project.)`);
-      projectId = parsed.value.control.projectId;
-      if (!this.projects.has(projectId)) {
-        return fail('UNKNOWN_PROJECT', `The answer is for project "${projectId}", which is not registered. Register its folder (it must have relay.config.json with that projectId) and apply it again.`);
-      }
+    if (command.projectId !== undefined) {
+      const slot = this.projects.get(command.projectId);
+      if (!slot) return unknownProject(command.projectId);
+      return this.enqueuePatch(slot.projectId, takeAnswer(command.text, { pathExists: existsIn(slot.root) }), command.source);
     }
-    const title = parsed.ok ? (parsed.value.control.gitCommitMsg ?? parsed.value.control.promptSummary ?? `Patch ${parsed.value.control.uuid}`) : `Patch from ${command.source}`;
-    return this.enqueue(projectId, { kind: 'patch', text: command.text, source: command.source }, firstLine(title));
+    if (command.source === 'clipboard' && this.replies.has(command.text)) {
+      return fail('OWN_REPLY', 'This is a reply Relay Desk wrote for the assistant, not an answer; it was not applied.');
+    }
+    const among = command.among === undefined ? null : new Set(command.among);
+    const targets: RouteTarget[] = [...this.projects.values()].filter((slot) => among === null || among.has(slot.projectId)).map((slot) => ({ projectId: slot.projectId, root: slot.root }));
+    const answer = takeForRouting(command.text, targets);
+    const route = routeAnswer(answer, targets);
+    switch (route.kind) {
+      case 'project':
+        return this.enqueuePatch(route.projectId, answer, command.source);
+      case 'choose': {
+        const choiceId = this.newId();
+        this.choices.hold({ choiceId, source: command.source, projectIds: route.projectIds, title: titleOf(answer, command.source), requestedAt: this.clock(), answer });
+        return fail('PROJECT_CHOICE_NEEDED', `The answer fits ${route.projectIds.length} projects (${route.projectIds.join(', ')}); nothing was applied. Choose the project it is for (choice ${choiceId}).`);
+      }
+      case 'unknown-project': {
+        this.emit({ type: 'patch.unrouted', source: command.source, reason: 'unknown-project', projectId: route.projectId, refusal: null });
+        const registered = this.projects.has(route.projectId);
+        return fail(
+          'UNKNOWN_PROJECT',
+          registered
+            ? `The answer is for project "${route.projectId}", whose clipboard watching is off; nothing was applied. Turn its watching on, or paste the answer in the window.`
+            : `The answer is for project "${route.projectId}", which is not registered. Register its folder (it must have relay.config.json with that projectId) and apply it again.`,
+        );
+      }
+      case 'no-fit':
+        this.emit({ type: 'patch.unrouted', source: command.source, reason: 'no-fit', projectId: route.projectId, refusal: toRefusalData(route.refusal) });
+        return fail('NO_PROJECT_FITS', `No registered project fits this answer; the closest is "${route.projectId}": ${route.refusal.message}`);
+      case 'ignored':
+        return fail(
+          'NOT_AN_ANSWER',
+          `Nothing was applied: the text is not an answer for any registered project (${route.why}). An answer that only creates or deletes files names no project: ${command.source === 'paste' ? 'choose its project and apply it again' : 'paste it in the window and choose its project, or use `relay apply` in the project'}.`,
+        );
+      default:
+        return assertNever(route);
+    }
+  }
+
+  /** Applies a held answer to the project a person picked among those it fits (null: to none). */
+  private chooseProject(command: Extract<RuntimeCommand, { type: 'ChooseProject' }>): Result<CommandReplies['ChooseProject']> {
+    const choice = this.choices.get(command.choiceId);
+    if (!choice) return fail('CHOICE_NOT_FOUND', `No answer is waiting for choice ${command.choiceId}; it was made already, or dropped.`);
+    if (command.projectId === null) {
+      this.choices.resolve(choice.choiceId, null, null, 'user');
+      return ok({ choiceId: choice.choiceId, taskId: null });
+    }
+    if (!choice.projectIds.includes(command.projectId)) {
+      return fail('NOT_A_CANDIDATE', `The answer does not fit project "${command.projectId}"; it fits ${choice.projectIds.join(', ')}.`);
+    }
+    const queued = this.enqueuePatch(command.projectId, choice.answer, choice.source);
+    if (!queued.ok) return queued;
+    this.choices.resolve(choice.choiceId, command.projectId, queued.value.taskId, 'user');
+    return ok({ choiceId: choice.choiceId, taskId: queued.value.taskId });
+  }
+
+  private enqueuePatch(projectId: string, answer: IncomingAnswer, source: PatchSource): Result<CommandReplies['ApplyPatch']> {
+    return this.enqueue(projectId, { kind: 'patch', answer, source }, firstLine(titleOf(answer, source)));
   }
 
   private enqueue(projectId: string, spec: TaskSpec, title: string): Result<CommandReplies['ApplyPatch']> {
@@ -416,6 +484,7 @@ class RuntimeActor implements Runtime {
     if (this.stopping) return this.stopping;
     this.emit({ type: 'lifecycle.stopping', reason: 'shutdown' });
     this.prompts.declineAll();
+    this.choices.dropAll();
     const active: Task[] = [];
     // Mark stopping only after collecting, so nothing new starts while the queues are emptied.
     this.stopping = Promise.resolve();
@@ -457,6 +526,13 @@ function askedOf(spec: TaskSpec): { prompt?: string; backend?: string } {
 
 function unknownProject(projectId: string): { readonly ok: false; readonly error: FailureData } {
   return fail('UNKNOWN_PROJECT', `No project "${projectId}" is registered.`);
+}
+
+/** A patch task's title: what the answer says it does. */
+function titleOf(answer: IncomingAnswer, source: PatchSource): string {
+  if (!answer.read.ok) return `Patch from ${source}`;
+  const read = answer.read.value;
+  return read.gitCommitMsg ?? read.promptSummary ?? `Patch ${read.uuid}`;
 }
 
 function firstLine(text: string): string {

@@ -1,10 +1,12 @@
 import type { RuntimeEvent } from '../../shared/events.js';
 import type { DecisionData, FailureData, PatchReview, PatchSource, TaskResult } from '../../shared/schemas.js';
+import type { IncomingAnswer } from '../patch/incoming.js';
 import type { AskRequest, HandoffRequest, ReviewRequest } from './engines.js';
 
 /** What a task runs: the command's payload, by kind. */
 export type TaskSpec =
-  | { readonly kind: 'patch'; readonly text: string; readonly source: PatchSource }
+  /** An answer read once when the command came in (incoming.ts); the task does not read it again. */
+  | { readonly kind: 'patch'; readonly answer: IncomingAnswer; readonly source: PatchSource }
   | { readonly kind: 'revert'; readonly transaction: string }
   | { readonly kind: 'tick' }
   | { readonly kind: 'commit'; readonly runId: string; readonly message: string }

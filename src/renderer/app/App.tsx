@@ -13,6 +13,7 @@ import { SettingsView } from '../views/SettingsView';
 import { Empty } from '../components/ui';
 import { ConnectionBanner } from './ConnectionBanner';
 import { HandoffPrompts } from './HandoffPrompts';
+import { ProjectChoices } from './ProjectChoices';
 import { Notices } from './Notices';
 import { useRoute } from './router';
 import { href, type Route } from './routes';
@@ -68,6 +69,7 @@ export function App() {
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ConnectionBanner />
         <HandoffPrompts />
+        <ProjectChoices />
         <RouteView route={route} />
       </main>
       <ApprovalHost />

@@ -1,6 +1,7 @@
 // Outcomes of tasks and the runtime's warnings and errors, as dismissible notices in a live
 // region. Successes fade after a while; problems stay until the person closes them.
 import { useEffect } from 'react';
+import { CopyButton } from '../components/CopyButton';
 import { Badge } from '../components/ui';
 import { useLive } from '../data/hooks';
 import type { Notice } from '../data/live';
@@ -20,6 +21,7 @@ function NoticeItem(props: { readonly notice: Notice }) {
       <div className="notice-text">
         <strong>{notice.title}</strong> {notice.code ? <Badge tone={notice.tone === 'danger' ? 'danger' : 'neutral'}>{notice.code}</Badge> : null}
         <div className="notice-message">{notice.message}</div>
+        {notice.reply ? <CopyButton label="Copy reply for the assistant" className="button subtle" getText={() => notice.reply ?? ''} /> : null}
       </div>
       <button type="button" className="icon-button" aria-label={`Dismiss: ${notice.title}`} onClick={() => liveStore.dismiss(notice.id)}>
         ×

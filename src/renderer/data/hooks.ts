@@ -107,6 +107,10 @@ export function useApplyPatch() {
   return useMutation({ mutationFn: (input: ChannelInput<'applyPatch'>) => relayCall('applyPatch', input) });
 }
 
+export function useChooseProject() {
+  return useMutation({ mutationFn: (input: ChannelInput<'chooseProject'>) => relayCall('chooseProject', input) });
+}
+
 export function useApprove() {
   return useMutation({ mutationFn: (input: ChannelInput<'approve'>) => relayCall('approve', input) });
 }

@@ -40,6 +40,9 @@ export function queriesToInvalidate(event: RuntimeEvent): readonly QueryPrefix[]
     // A handoff prompt appears in, or leaves, the runtime state (an acceptance queues its task with its own events).
     case 'approval.requested':
     case 'approval.resolved':
+    // An answer that fits several projects waits in the runtime state until one is picked.
+    case 'patch.choice-requested':
+    case 'patch.choice-resolved':
       return [['runtime']];
     // Progress within a task: shown live from the event stream, not from queries (its rows come with runs.changed).
     case 'patch.recovered':
@@ -51,6 +54,7 @@ export function queriesToInvalidate(event: RuntimeEvent): readonly QueryPrefix[]
     case 'tick.stage':
     case 'relay.output':
     case 'metrics.usage':
+    case 'patch.unrouted':
     case 'warning':
     case 'error':
       return [];

@@ -2,7 +2,7 @@
 // streamed answers), how they ended, and notices worth telling the person. A pure reducer plus
 // a tiny store, so a view that starts a task can follow it even when the task's first events
 // arrive before the call that started it has returned.
-import type { EventEnvelope } from '../../shared/events.js';
+import type { EventEnvelope, RuntimeEvent } from '../../shared/events.js';
 import type { FailureData, PatchResult, TaskKind, TaskResult } from '../../shared/schemas.js';
 import { assertNever } from '../lib/badges';
 
@@ -36,6 +36,8 @@ export interface Notice {
   readonly taskId: string | null;
   readonly projectId: string | null;
   readonly ts: number;
+  /** For a refused answer: the reply for the assistant (the notice offers to copy it). */
+  readonly reply?: string;
 }
 
 export interface LiveState {
@@ -85,7 +87,7 @@ function withNotice(state: LiveState, seq: number, ts: number, notice: Omit<Noti
 }
 
 /** "2 files, 1 rolled back" and friends: a patch task's outcome in a sentence. */
-export function describePatchResult(patch: PatchResult): { tone: NoticeTone; title: string; message: string; code: string | null } {
+export function describePatchResult(patch: PatchResult): { tone: NoticeTone; title: string; message: string; code: string | null; reply?: string } {
   const files = `${patch.files.length} file${patch.files.length === 1 ? '' : 's'}`;
   switch (patch.status) {
     case 'applied': {
@@ -96,12 +98,27 @@ export function describePatchResult(patch: PatchResult): { tone: NoticeTone; tit
       if (patch.error?.code === 'REJECTED') return { tone: 'info', title: 'Patch rejected', message: `${files} restored; the tree is as it was.`, code: null };
       return { tone: 'danger', title: 'Patch rolled back', message: patch.error?.message ?? `${files} restored.`, code: patch.error?.code ?? null };
     case 'rejected':
-      return { tone: 'danger', title: 'Patch not applied', message: patch.error?.message ?? 'The engine refused the answer.', code: patch.error?.code ?? null };
+      return { tone: 'danger', title: 'Patch not applied', message: patch.error?.message ?? 'The engine refused the answer.', code: patch.error?.code ?? null, ...(patch.error?.reply ? { reply: patch.error.reply } : {}) };
     case 'skipped':
       return { tone: 'info', title: 'Patch skipped', message: patch.error?.message ?? 'Nothing to apply.', code: patch.error?.code ?? null };
     default:
       return assertNever(patch.status);
   }
+}
+
+/** The notice for an answer that reached no project: which one it names, or why it fits none. */
+export function noticeForUnrouted(event: Extract<RuntimeEvent, { type: 'patch.unrouted' }>): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId'> {
+  if (event.reason === 'unknown-project') {
+    return { tone: 'danger', title: `No watching project for projectId "${event.projectId}"`, message: 'The copied answer was not applied. Register that project (or turn its watching on), then copy the answer again.', code: 'UNKNOWN_PROJECT' };
+  }
+  const refusal = event.refusal;
+  return {
+    tone: 'danger',
+    title: 'No registered project fits this answer',
+    message: `Closest: ${event.projectId}. ${refusal?.message ?? ''}`.trim(),
+    code: refusal?.code ?? null,
+    ...(refusal?.reply ? { reply: refusal.reply } : {}),
+  };
 }
 
 /** The notice for a finished task: what happened, in a sentence, with the engine’s code when it failed. */
@@ -199,6 +216,18 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
         taskId: null,
         projectId: event.projectId,
       });
+    case 'patch.unrouted':
+      return withNotice(state, seq, ts, { ...noticeForUnrouted(event), taskId: null, projectId: event.projectId });
+    case 'patch.choice-requested':
+      return withNotice(state, seq, ts, {
+        tone: 'warning',
+        title: 'Which project is this answer for?',
+        message: `“${event.title}” fits ${event.projectIds.join(' and ')}. Choose one above; nothing was applied yet.`,
+        code: null,
+        taskId: null,
+        projectId: null,
+      });
+    case 'patch.choice-resolved':
     case 'approval.resolved':
     case 'lifecycle.started':
     case 'lifecycle.stopping':

@@ -142,7 +142,11 @@ describe('the desktop shell (startApp with stand-ins for electron)', () => {
     expect(await call(fake, 'applyPatch', { projectId: 'desk', text: answer([{ path: 'a.txt', body: 'two' }], { projectId: 'desk' }), source: 'paste' })).toMatchObject({ ok: true });
     const runs = () => fake.menuItem('Recent runs')?.submenu ?? [];
     await until('the run in the tray', () => runs()[0]?.label?.startsWith(`${path.basename(root)} · test: change`));
-    const [listed] = ((await call(fake, 'listRuns', { projectId: 'desk', limit: 1 })).value as { runs: Array<{ id: string }> }).runs;
+    // The tray hears of the run from the runtime's events; its final row (the transaction's uuid) follows at the task's end.
+    const listed = await until('the applied run in history', async () => {
+      const [run] = ((await call(fake, 'listRuns', { projectId: 'desk', limit: 1 })).value as { runs: Array<{ id: string; status: string }> }).runs;
+      return run?.status === 'done' ? run : undefined;
+    });
     runs()[0]!.click!();
     expect(fake.state.windows[0]!.loaded.at(-1)).toBe(`app://relay-desk/index.html#/runs/${encodeURIComponent(listed!.id)}`);
 

@@ -54,6 +54,31 @@ describe('relay watch on the real clipboard (X server)', () => {
     expect(watcher.output()).not.toContain('projectId: demo'); // the system prompt is printed only with --prompt
   });
 
+  it('applies an answer without a control block that fits this project, says nothing about other text, and prints the reply of a near miss', async () => {
+    const { default: clipboard } = await import('clipboardy');
+    const root = await project();
+    const watcher = watch(root, ['--yes']);
+    try {
+      await watcher.waitFor('Watching the clipboard', 'the watcher to start');
+      // A README's example labelled with this project's file, and a diff of another repository.
+      await clipboard.write('## Usage\n\n```txt\n// a.txt\nhello from the docs\n```\n');
+      await clipboard.write('diff --git a/lib/x.rb b/lib/x.rb\n--- a/lib/x.rb\n+++ b/lib/x.rb\n@@ -1,2 +1,2 @@\n-a = 1\n+a = 2\n b = 3\n');
+      await clipboard.write('a.txt\n```\n<<<<<<< SEARCH\none\n=======\nuno\n>>>>>>> REPLACE\n```\n');
+      await watcher.waitFor('✔ Applied', 'the block-less answer to be applied');
+      expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('uno\n');
+      await clipboard.write('a.txt\n```\n<<<<<<< SEARCH\nuno!\n=======\ndos\n>>>>>>> REPLACE\n```\n');
+      await watcher.waitFor('Reply for the assistant', 'the near miss and its reply');
+      expect(watcher.output()).toContain('✘ A copied answer for this project does not apply (SEARCH_NOT_FOUND)');
+      expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('uno\n');
+    } finally {
+      watcher.child.kill('SIGTERM');
+      await watcher.child;
+    }
+    expect(watcher.output()).not.toContain('hello from the docs');
+    expect(watcher.output()).not.toContain('lib/x.rb');
+    expect(watcher.output().match(/✔ Applied/g)).toHaveLength(1);
+  });
+
   it('polls when RELAY_CLIPBOARD=poll, and applies what is copied', async () => {
     const { default: clipboard } = await import('clipboardy');
     const root = await project();

@@ -19,7 +19,7 @@ function startWith(root: string, policy: ApprovalPolicy, clock?: () => number): 
 
 /** The task id of an accepted command. */
 function taskOf(reply: ReturnType<Runtime['send']>): string {
-  if (!reply.ok || !('taskId' in reply.value)) throw new Error(`command refused: ${JSON.stringify(reply)}`);
+  if (!reply.ok || !('taskId' in reply.value) || typeof reply.value.taskId !== 'string') throw new Error(`command refused: ${JSON.stringify(reply)}`);
   return reply.value.taskId;
 }
 

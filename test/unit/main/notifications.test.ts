@@ -29,7 +29,10 @@ describe('notificationFor', () => {
       body: 'feat: cart totals (2 files, +13/-1) — the linter reports 2 new errors',
       projectId: 'p1',
       approvalId: 'a1',
-      actions: ['Approve', 'Reject'],
+      actions: [
+        { kind: 'approve', label: 'Approve' },
+        { kind: 'reject', label: 'Reject' },
+      ],
       urgent: true,
     });
   });
@@ -78,7 +81,32 @@ describe('notificationFor', () => {
   });
 
   it('explains an answer for a project that is not registered', () => {
-    expect(noProjectNotification('wiki', false)).toMatchObject({ kind: 'no-project', title: 'No project for projectId "wiki"', urgent: true });
+    expect(noProjectNotification('wiki')).toMatchObject({ kind: 'no-project', title: 'No project for projectId "wiki"', urgent: true });
+    const unrouted = envelope({ type: 'patch.unrouted', source: 'clipboard', reason: 'unknown-project', projectId: 'wiki', refusal: null });
+    expect(notificationFor(unrouted, names)).toEqual(noProjectNotification('wiki'));
+  });
+
+  it('offers the reply of a refused answer, and of the closest refusal when no project fits', () => {
+    const refusal = { code: 'SEARCH_NOT_FOUND', message: 'src/a.ts: the SEARCH block was not found\nmore', reply: 'The SEARCH block for src/a.ts did not match…', closest: { startLine: 3, lines: ['x'], similarity: 0.9 }, block: { format: 'search-replace', line: 2, path: 'src/a.ts' } };
+    const rejected = envelope({
+      type: 'task.completed',
+      taskId: 't1',
+      projectId: 'p1',
+      kind: 'patch',
+      result: { kind: 'patch', patch: { status: 'rejected', uuid: null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: refusal, answer: 'the answer' } },
+    });
+    expect(notificationFor(rejected, names)).toMatchObject({ kind: 'not-applied', taskId: 't1', reply: refusal.reply, actions: [{ kind: 'copy-reply', label: 'Copy reply for the assistant' }] });
+    const noFit = envelope({ type: 'patch.unrouted', source: 'clipboard', reason: 'no-fit', projectId: 'p2', refusal });
+    expect(notificationFor(noFit, names)).toMatchObject({ kind: 'no-fit', title: 'No registered project fits this answer', body: 'Closest: Blog — SEARCH_NOT_FOUND: src/a.ts: the SEARCH block was not found', reply: refusal.reply, urgent: true });
+    // A paste in the window is answered in the window.
+    expect(notificationFor(envelope({ type: 'patch.unrouted', source: 'paste', reason: 'no-fit', projectId: 'p2', refusal }), names)).toBeNull();
+  });
+
+  it('asks which project an answer that fits several is for, with a button per project (three at most)', () => {
+    const asked = envelope({ type: 'patch.choice-requested', choiceId: 'c1', source: 'clipboard', projectIds: ['p1', 'p2', 'p3', 'p4'], title: 'Fix totals' });
+    const model = notificationFor(asked, names);
+    expect(model).toMatchObject({ kind: 'choose-project', choiceId: 'c1', body: '“Fix totals” fits Shop, Blog, p3, p4. Choose one; nothing was applied yet.', urgent: true });
+    expect(model!.actions!.map((a) => a.label)).toEqual(['Apply to Shop', 'Apply to Blog', 'Apply to p3']);
   });
 });
 

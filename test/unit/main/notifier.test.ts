@@ -37,11 +37,24 @@ function recorder() {
     open: (model) => void calls.push(`open ${model.title}`),
     approve: (id) => void calls.push(`approve ${id}`),
     reject: (id) => void calls.push(`reject ${id}`),
+    copyReply: (reply) => void calls.push(`copy ${reply}`),
+    chooseProject: (choiceId, projectId) => void calls.push(`choose ${choiceId} ${projectId}`),
   };
   return { calls, handlers };
 }
 
-const approval: NotificationModel = { kind: 'approval', title: 'Patch waiting for approval — Shop', body: 'feat: x (1 file, +1/-0)', projectId: 'p1', approvalId: 'a1', actions: ['Approve', 'Reject'], urgent: true };
+const approval: NotificationModel = {
+  kind: 'approval',
+  title: 'Patch waiting for approval — Shop',
+  body: 'feat: x (1 file, +1/-0)',
+  projectId: 'p1',
+  approvalId: 'a1',
+  actions: [
+    { kind: 'approve', label: 'Approve' },
+    { kind: 'reject', label: 'Reject' },
+  ],
+  urgent: true,
+};
 const applied: NotificationModel = { kind: 'applied', title: 'Patch applied — Shop', body: '1 file, +1/-0', projectId: 'p1', urgent: false };
 
 describe('createNotifier', () => {
@@ -78,6 +91,53 @@ describe('createNotifier', () => {
     shown[1]!.emit('action', {}, 1);
     shown[2]!.emit('click');
     expect(calls).toEqual(['approve a1', 'reject a2', `open ${applied.title}`]);
+  });
+
+  it('offers "Copy reply for the assistant" on a refused answer where the OS has buttons; a click opens its run everywhere', () => {
+    const refused: NotificationModel = {
+      kind: 'not-applied',
+      title: 'Patch not applied — Shop',
+      body: 'SEARCH_NOT_FOUND: src/a.ts: …',
+      projectId: 'p1',
+      taskId: 't9',
+      reply: 'The SEARCH block for src/a.ts did not match…',
+      actions: [{ kind: 'copy-reply', label: 'Copy reply for the assistant' }],
+      urgent: true,
+    };
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const { shown, NotificationClass } = fakeNotifications();
+      const { calls, handlers } = recorder();
+      createNotifier(NotificationClass, platform).show(refused, handlers);
+      expect(shown[0]!.options.actions, platform).toEqual(platform === 'linux' ? undefined : [{ type: 'button', text: 'Copy reply for the assistant' }]);
+      if (platform !== 'linux') shown[0]!.emit('action', { actionIndex: 0 });
+      else shown[0]!.emit('click');
+      expect(calls, platform).toEqual([platform === 'linux' ? `open ${refused.title}` : `copy ${refused.reply}`]);
+    }
+  });
+
+  it('applies an answer that fits several projects to the one whose button was pressed, and goes away when chosen elsewhere', () => {
+    const choose: NotificationModel = {
+      kind: 'choose-project',
+      title: 'Which project is this answer for?',
+      body: '“Fix totals” fits Shop and Fork.',
+      projectId: null,
+      choiceId: 'c1',
+      actions: [
+        { kind: 'choose-project', label: 'Apply to Shop', projectId: 'p1' },
+        { kind: 'choose-project', label: 'Apply to Fork', projectId: 'p3' },
+      ],
+      urgent: true,
+    };
+    const { shown, NotificationClass } = fakeNotifications();
+    const { calls, handlers } = recorder();
+    const notifier = createNotifier(NotificationClass, 'darwin');
+    notifier.show(choose, handlers);
+    expect(shown[0]!.options.actions).toEqual([{ type: 'button', text: 'Apply to Shop' }, { type: 'button', text: 'Apply to Fork' }]);
+    shown[0]!.emit('action', { actionIndex: 1 });
+    expect(calls).toEqual(['choose c1 p3']);
+    notifier.show(choose, handlers);
+    notifier.dismissChoice('c1');
+    expect(shown[1]!.closed).toBe(true);
   });
 
   it('holds every notification until it is clicked, answered or closed (Electron only keeps a weak reference)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikePatch, parseResponse } from '../../../src/engine/patch/parse.js';
+import { parseResponse } from '../../../src/engine/patch/parse.js';
 import type { FileOperation, ParsedResponse } from '../../../src/engine/patch/types.js';
 
 const CONTROL = '```yaml\nprojectId: demo\nuuid: 0b5c3a52-1d7e-4c55-9d3c-5b6f6f1a2b3c\ngitCommitMsg: "feat: x"\n```';
@@ -197,14 +197,6 @@ describe('parseResponse', () => {
   it('parses a CRLF clipboard like an LF one', () => {
     const lf = `Prose.\n\n\`\`\`go // main.go multi-search-replace\n<<<<<<< SEARCH\n\tx := 1\n=======\n\tx := 2\n>>>>>>> REPLACE\n\`\`\`\n${CONTROL}\n`;
     expect(parsed(lf.replace(/\n/g, '\r\n'))).toEqual(parsed(lf));
-  });
-});
-
-describe('looksLikePatch', () => {
-  it('is a cheap prefilter: needs a fence and a projectId', () => {
-    expect(looksLikePatch(`\`\`\`ts // a.ts\nx\n\`\`\`\n${CONTROL}`)).toBe(true);
-    expect(looksLikePatch('just some copied text')).toBe(false);
-    expect(looksLikePatch('```js\nconsole.log(1)\n```')).toBe(false);
   });
 });
 

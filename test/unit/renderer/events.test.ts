@@ -114,6 +114,21 @@ describe('live state', () => {
     expect(describePatchResult(patchResult('rejected', { error: { code: 'SEARCH_NOT_FOUND', message: 'not found' } }))).toEqual({ tone: 'danger', title: 'Patch not applied', message: 'not found', code: 'SEARCH_NOT_FOUND' });
   });
 
+  it('keeps the reply of a refused answer on its notice, and tells answers that reached no project or wait for a choice', () => {
+    const refusal = { code: 'SEARCH_NOT_FOUND', message: 'src/a.ts: not found', reply: 'Please resend that SEARCH/REPLACE block.' };
+    const rejected = fold([{ type: 'task.completed', ...ids, kind: 'patch', result: { kind: 'patch', patch: patchResult('rejected', { error: refusal }) } }]);
+    expect(rejected.notices.at(-1)).toMatchObject({ title: 'Patch not applied', code: 'SEARCH_NOT_FOUND', reply: refusal.reply });
+    const unrouted = fold([
+      { type: 'patch.unrouted', source: 'clipboard', reason: 'no-fit', projectId: 'demo', refusal },
+      { type: 'patch.choice-requested', choiceId: 'c1', source: 'paste', projectIds: ['a', 'b'], title: 'Fix it' },
+    ]);
+    expect(unrouted.notices.map((n) => [n.title, n.reply ?? null])).toEqual([
+      ['No registered project fits this answer', refusal.reply],
+      ['Which project is this answer for?', null],
+    ]);
+    expect(queriesToInvalidate({ type: 'patch.choice-resolved', choiceId: 'c1', projectId: 'a', taskId: 't', by: 'user' })).toEqual([['runtime']]);
+  });
+
   it('the store notifies subscribers and dismisses notices', () => {
     const store = createLiveStore();
     let calls = 0;

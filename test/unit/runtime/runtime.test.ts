@@ -159,7 +159,8 @@ describe('runtime', () => {
       const runtime = createRuntime();
       const text = '```text // a.txt\nhi\n```\n\n```yaml\nprojectId: elsewhere\nuuid: 0b5c2c1e-0000-4000-8000-000000000001\n```\n';
       expect(runtime.send({ type: 'ApplyPatch', text, source: 'clipboard' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_PROJECT' } });
-      expect(runtime.send({ type: 'ApplyPatch', text: 'just chat, no patch', source: 'clipboard' })).toMatchObject({ ok: false, error: { code: 'NO_CONTROL_BLOCK' } });
+      // Text that is no answer goes nowhere (it used to be refused as NO_CONTROL_BLOCK: answers without one are routed now).
+      expect(runtime.send({ type: 'ApplyPatch', text: 'just chat, no patch', source: 'clipboard' })).toMatchObject({ ok: false, error: { code: 'NOT_AN_ANSWER' } });
     });
 
     it('cancels a queued task without starting it, and an active one through its signal', async () => {

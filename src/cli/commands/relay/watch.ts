@@ -25,10 +25,13 @@ export function registerWatch(program: Command): void {
       .addOption(new Option('--no-prompt').hideHelp()),
     {
       about: `Text already on the clipboard at start is ignored; a copied answer for this project is
-applied as with \`relay apply\`; answers for other projects are ignored. The clipboard is read
-only after a copy where the system says so (X11, Wayland with wl-paste, macOS, Windows) and
-every --interval ms elsewhere (RELAY_CLIPBOARD=poll forces polling). Edits to ${CONFIG_FILE}
-are picked up when saved (core.watchConfig); an invalid edit keeps the previous settings.
+applied as with \`relay apply\`; answers for other projects are ignored. An answer without a
+control block is applied when it fits this project (every file it edits exists here, every
+edit matches, new files go into existing folders); other copied text (code, logs, diffs of
+other repositories) is ignored. The clipboard is read only after a copy where the system
+says so (X11, Wayland with wl-paste, macOS, Windows) and every --interval ms elsewhere
+(RELAY_CLIPBOARD=poll forces polling). Edits to ${CONFIG_FILE} are picked up when saved
+(core.watchConfig); an invalid edit keeps the previous settings.
 \`relay prompt\` prints the instructions for your assistant.`,
       examples: ['relay watch', 'relay watch --yes', 'relay watch --prompt | tee prompt.txt'],
       exitCodes: { 0: 'stopped with Ctrl+C', 1: `the clipboard cannot be read (no display) or stopped being readable, ${CONFIG_FILE} is missing or invalid at start, or not in a Relay project` },
@@ -82,6 +85,12 @@ are picked up when saved (core.watchConfig); an invalid edit keeps the previous 
             return;
           case 'foreign-answer':
             print(`• Clipboard answer is for project "${event.projectId}", not "${event.expected}"; ignored.`);
+            return;
+          case 'ignored': // copied text that is not an answer for this project: said nowhere
+            return;
+          case 'near-miss':
+            printError(`✘ A copied answer for this project does not apply (${event.refusal.code}): ${event.refusal.message}`);
+            if (event.refusal.reply) printError(`\nReply for the assistant:\n\n${event.refusal.reply}`);
             return;
           case 'answer':
             print(`• New answer on the clipboard (${event.chars} characters)…`);
