@@ -1,7 +1,7 @@
 // One handler per contract channel, over one runtime and one store. Handlers receive input
 // already validated by the contract's zod schema and return a Result; they never see the
 // transport (Electron IPC or WebSocket).
-import type { ChannelArgs, ChannelName, ChannelOutput } from '../shared/contract.js';
+import { TickPreviewSchema, type ChannelArgs, type ChannelName, type ChannelOutput } from '../shared/contract.js';
 import { loadRelayConfig } from '../engine/patch/config.js';
 import { systemPrompt } from '../engine/patch/prompt.js';
 import { fail, ok, type Result } from '../engine/result.js';
@@ -16,6 +16,7 @@ import { withCommitOffer } from './tick-commit.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
 import { createFreshness } from './freshness.js';
 import type { AppSettings } from '../shared/schemas.js';
+import type { TickPreview } from '../engine/tick/preview.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
 
@@ -31,6 +32,8 @@ export interface HandlerDeps {
   readonly terminal: TerminalSettings;
   /** Told after the app settings changed (the Electron shell applies auto-start, watching, paths). */
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
+  /** The tick engine's preview (absent: this build has no tick engine). */
+  readonly previewTick?: (root: string, now: Date) => Promise<TickPreview>;
 }
 
 /** Builds the handler table. */
@@ -82,6 +85,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     approve: (args) => runtime.send({ type: 'Approve', approvalId: args.approvalId, ...(args.keep !== undefined ? { keep: args.keep } : {}) }),
     reject: (args) => runtime.send({ type: 'Reject', approvalId: args.approvalId, ...(args.reason !== undefined ? { reason: args.reason } : {}) }),
     revert: (args) => runtime.send({ type: 'Revert', projectId: args.projectId, transaction: args.transaction }),
+    previewTick: async (args) => {
+      const found = project(args.projectId);
+      if (!found.ok) return found;
+      if (!deps.previewTick) return fail('ENGINE_UNAVAILABLE', 'The tick engine is not part of this build.');
+      // The engine's readonly value, copied into the contract's shape (and checked on the way).
+      return ok(TickPreviewSchema.parse(await deps.previewTick(found.value.root, deps.now())));
+    },
     runTick: (args) => runtime.send({ type: 'RunTick', projectId: args.projectId }),
     commitTick: (args) => runtime.send({ type: 'CommitTick', projectId: args.projectId, runId: args.runId, message: args.message }),
     ask: (args) => {

@@ -83,7 +83,16 @@ export function createHost(options: HostOptions): Host {
     );
     recoveries.push(recovery);
   }
-  const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), terminal: defaultTerminalSettings(options.terminal), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
+  const tick = options.engines?.tick;
+  const handlers = createHandlers({
+    runtime,
+    store,
+    recorder,
+    now: () => new Date(clock()),
+    terminal: defaultTerminalSettings(options.terminal),
+    ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}),
+    ...(tick?.preview ? { previewTick: tick.preview.bind(tick) } : {}),
+  });
   const validateOutput = options.validateOutput ?? true;
 
   const invoke = async (channel: string, input: unknown): Promise<IpcReply<unknown>> => {

@@ -234,6 +234,37 @@ export const HandoffPreviewSchema = z.strictObject({
 });
 export type HandoffPreview = z.infer<typeof HandoffPreviewSchema>;
 
+/** What a tick about to start may spend and whether its preflight (the one `relais run` uses) lets it start: the Run tick confirmation. */
+export const TickPreviewSchema = z.strictObject({
+  preflight: z.discriminatedUnion('ready', [
+    z.strictObject({ ready: z.literal(true), warnings: z.array(z.string()) }),
+    z.strictObject({ ready: z.literal(false), code: z.string(), reason: z.string(), remediation: z.string(), details: z.array(z.string()) }),
+  ]),
+  /** relais.config.json's caps for one tick; null when the config cannot be read. */
+  limits: z
+    .strictObject({
+      orchestratorCalls: z.number(),
+      orchestratorMaxTurns: z.number(),
+      orchestratorMaxBudgetUsd: z.number(),
+      builderCalls: z.number(),
+      builderMaxTurns: z.number(),
+      builderMaxBudgetUsd: z.number(),
+      verifyRuns: z.number(),
+      worstCaseUsd: z.number(),
+      maxTickSeconds: z.number(),
+    })
+    .nullable(),
+  budget: z
+    .strictObject({
+      milestoneId: z.string(),
+      lines: z.array(z.strictObject({ counter: z.enum(['ticks', 'orchestrator_calls', 'builder_calls', 'verify_runs', 'estimated_cost_usd']), used: z.number(), limit: z.number(), left: z.number() })),
+    })
+    .nullable(),
+  today: z.strictObject({ ticks: z.number().int().min(0), costUsd: z.number().min(0) }),
+  recent: z.strictObject({ ticks: z.number().int().min(0), medianCostUsd: z.number().min(0).nullable() }),
+});
+export type TickPreviewData = z.infer<typeof TickPreviewSchema>;
+
 function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): { readonly input: I; readonly output: O } {
   return { input, output };
 }
@@ -316,6 +347,8 @@ export const contract = {
     z.strictObject({ approvalId: z.string(), taskId: z.string() }),
   ),
   revert: channel(z.strictObject({ projectId: ProjectIdSchema, transaction: Id }), TaskTicketSchema),
+  /** The Run tick confirmation: the preflight's verdict now and what the tick may spend. Nothing is changed. */
+  previewTick: channel(ById, TickPreviewSchema),
   runTick: channel(ById, TaskTicketSchema),
   /** "Approve & commit" a SUCCESS tick: commits exactly its touched paths, queued behind the project's active task. */
   commitTick: channel(
