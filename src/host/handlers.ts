@@ -12,6 +12,7 @@ import type { Recorder } from './recorder.js';
 import { previewHandoff } from './handoff-preview.js';
 import { startHandoffInTerminal, type TerminalSettings } from './handoff-terminal.js';
 import { getRunDetail } from './run-detail.js';
+import { retryAnswer } from './retry.js';
 import { withCommitOffer } from './tick-commit.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
 import { createFreshness } from './freshness.js';
@@ -81,7 +82,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const read = getRunDetail(store, args.runId);
       return read.ok ? ok(await withCommitOffer(read.value, store.projects.get(read.value.run.projectId)?.root ?? null)) : read;
     },
-    applyPatch: (args) => runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(args.projectId !== undefined ? { projectId: args.projectId } : {}) }),
+    applyPatch: (args) => {
+      const reply = runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(args.projectId !== undefined ? { projectId: args.projectId } : {}) });
+      // Kept with the run when the answer changes nothing, for "Retry after I edit the file".
+      if (reply.ok) deps.recorder.note(reply.value.taskId, { answer: args.text });
+      return reply;
+    },
+    retryAnswer: (args) => retryAnswer(deps, args.runId),
     approve: (args) => runtime.send({ type: 'Approve', approvalId: args.approvalId, ...(args.keep !== undefined ? { keep: args.keep } : {}) }),
     reject: (args) => runtime.send({ type: 'Reject', approvalId: args.approvalId, ...(args.reason !== undefined ? { reason: args.reason } : {}) }),
     revert: (args) => runtime.send({ type: 'Revert', projectId: args.projectId, transaction: args.transaction }),

@@ -12,12 +12,19 @@ import type { Runtime } from '../engine/runtime/index.js';
 import { runId, type Store, type StoredRun } from '../engine/store/index.js';
 
 export interface Recorder {
-  /** Remembers what a task was asked (the runtime's events do not repeat a prompt). */
-  note(taskId: string, request: { readonly prompt?: string; readonly backend?: string }): void;
+  /** Remembers what a task was asked (the runtime's events do not repeat a prompt or an answer's text). */
+  note(taskId: string, request: TaskRequest): void;
   /** Writes buffered events now. */
   flush(): void;
   /** Stops listening (after a last flush). */
   detach(): void;
+}
+
+/** What a task was asked: the prompt and backend of an ask or review, the text of an answer. */
+export interface TaskRequest {
+  readonly prompt?: string;
+  readonly backend?: string;
+  readonly answer?: string;
 }
 
 interface TaskNotes {
@@ -26,7 +33,7 @@ interface TaskNotes {
   title: string;
   startedAt: number;
   review?: PatchReview;
-  request?: { readonly prompt?: string; readonly backend?: string };
+  request?: TaskRequest;
 }
 
 // Streamed agent output is kept in the run's answer; storing every chunk would only bloat the log.
@@ -232,7 +239,10 @@ function recordRun(store: Store, taskId: string, task: TaskNotes, endedTs: numbe
         revertOf: null,
         revertedBy: null,
         warnings: [...patch.warnings, ...(task.review?.warnings ?? [])],
-        error: problem ? { code: problem.code, message: problem.message } : null,
+        // The refusal with what fixes it (reply, closest lines, block): the run detail offers them.
+        error: problem ? { ...problem } : null,
+        // Nothing was kept, so the answer is: "Retry" applies it again once the file is fixed.
+        answer: patch.status === 'applied' ? null : (task.request?.answer ?? null),
       };
       appRun(ownUuid ? patch.uuid! : `task-${taskId}`, failure ? failedStatus(failure) : 'done', { verdict, code: problem?.code ?? null, summary: problem?.message.split('\n')[0] ?? '', detail });
       return;

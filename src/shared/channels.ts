@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = [
   'approve',
   'reject',
   'revert',
+  'retryAnswer',
   'previewTick',
   'runTick',
   'commitTick',

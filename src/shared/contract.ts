@@ -75,6 +75,11 @@ export const PatchDetailSchema = z.strictObject({
   revertedBy: z.string().nullable(),
   warnings: z.array(z.string()),
   error: FailureSchema.nullable(),
+  /**
+   * The answer's text, kept for a run that changed nothing (refused, rejected, rolled back), so
+   * it can be applied again once the file is fixed ("Retry"). Null when it was not kept.
+   */
+  answer: z.string().max(4_000_000).nullable().default(null),
 });
 export type PatchDetail = z.infer<typeof PatchDetailSchema>;
 
@@ -347,6 +352,8 @@ export const contract = {
     z.strictObject({ approvalId: z.string(), taskId: z.string() }),
   ),
   revert: channel(z.strictObject({ projectId: ProjectIdSchema, transaction: Id }), TaskTicketSchema),
+  /** "Retry after I edit the file": applies a refused or rejected run's kept answer to its project again, as a new task. */
+  retryAnswer: channel(z.strictObject({ runId: Id }), TaskTicketSchema),
   /** The Run tick confirmation: the preflight's verdict now and what the tick may spend. Nothing is changed. */
   previewTick: channel(ById, TickPreviewSchema),
   runTick: channel(ById, TaskTicketSchema),

@@ -65,7 +65,30 @@ export const ProjectSchema = z.strictObject({
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
-export const FailureSchema = z.strictObject({ code: z.string(), message: z.string(), path: z.string().optional() });
+/** The lines of the current file most like what a refused edit expected (engine/patch/closest.ts). */
+export const ClosestLinesSchema = z.strictObject({
+  /** 1-based line number of the first line. */
+  startLine: z.number().int().min(1),
+  lines: z.array(z.string()),
+  /** 0…1: how alike the expected lines and these are. */
+  similarity: z.number().min(0).max(1),
+});
+
+/** The block of an answer a refusal is about: its format, its line in the answer, its file. */
+export const AnswerBlockSchema = z.strictObject({ format: z.string(), line: z.number().int().min(0), path: z.string().optional() });
+
+/**
+ * A failure as data. A refused answer adds what fixes it: `reply` (ready-to-paste text for the
+ * assistant, in its own format), `closest` (the file's nearest lines) and `block`.
+ */
+export const FailureSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  path: z.string().optional(),
+  reply: z.string().optional(),
+  closest: ClosestLinesSchema.optional(),
+  block: AnswerBlockSchema.optional(),
+});
 export type FailureData = z.infer<typeof FailureSchema>;
 
 export const FileStatSchema = z.strictObject({

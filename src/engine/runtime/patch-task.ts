@@ -1,6 +1,7 @@
 // Patch and revert tasks: the real patch engine under the runtime's approvals and cancellation.
 import type { RuntimeEvent } from '../../shared/events.js';
-import type { DecisionData, PatchResult, PatchReview } from '../../shared/schemas.js';
+import type { DecisionData, FailureData, PatchResult, PatchReview } from '../../shared/schemas.js';
+import type { PatchRefusal } from '../patch/check.js';
 import { loadRelayConfig, type RelayConfig } from '../patch/config.js';
 import type { Decision, PatchEvent, PatchHooks, PatchOutcome, PendingReview } from '../patch/transaction.js';
 import { assertNever } from '../result.js';
@@ -98,6 +99,22 @@ function toRuntimeEvent(context: TaskContext, event: PatchEvent): RuntimeEvent |
   }
 }
 
+/**
+ * A patch refusal as the contract carries it: code, message, file, and what fixes it (the reply
+ * for the assistant, the closest lines, the block). The engine's working fields (expected lines,
+ * operation index…) stay behind: events and runs hold only what the contract declares.
+ */
+export function toFailureData(error: PatchRefusal): FailureData {
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.path !== undefined ? { path: error.path } : {}),
+    ...(error.reply !== undefined ? { reply: error.reply } : {}),
+    ...(error.closest ? { closest: { startLine: error.closest.startLine, lines: [...error.closest.lines], similarity: error.closest.similarity } } : {}),
+    ...(error.block ? { block: { format: error.block.format, line: error.block.line, ...(error.block.path !== undefined ? { path: error.block.path } : {}) } } : {}),
+  };
+}
+
 /** The engine's outcome as the contract reports it. */
 export function toPatchResult(outcome: PatchOutcome): PatchResult {
   switch (outcome.status) {
@@ -112,9 +129,9 @@ export function toPatchResult(outcome: PatchOutcome): PatchResult {
         error: null,
       };
     case 'skipped':
-      return { status: 'skipped', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: { ...outcome.reason } };
+      return { status: 'skipped', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: toFailureData(outcome.reason) };
     case 'rejected':
-      return { status: 'rejected', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: { ...outcome.error } };
+      return { status: 'rejected', uuid: outcome.uuid ?? null, files: [], rolledBack: [], approvedBy: null, warnings: [], error: toFailureData(outcome.error) };
     case 'rolled-back':
       return {
         status: 'rolled-back',
@@ -123,7 +140,7 @@ export function toPatchResult(outcome: PatchOutcome): PatchResult {
         rolledBack: outcome.files.map((f) => f.path),
         approvedBy: null,
         warnings: [],
-        error: { ...outcome.error },
+        error: toFailureData(outcome.error),
       };
     default:
       return assertNever(outcome);

@@ -130,6 +130,7 @@ export function readPatchDetail(root: string, uuid: string): Result<PatchDetail,
     revertedBy: record.revertedBy ?? null,
     warnings: [...record.warnings],
     error: null,
+    answer: null,
   });
 }
 

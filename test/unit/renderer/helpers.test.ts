@@ -62,7 +62,7 @@ describe('ask context', () => {
 
   it('describes a patch run: header, commit message, reasoning and diff', () => {
     const { text, cut } = contextForRun(
-      run({ kind: 'patch', state: 'approved', uuid: 'u', source: 'paste', reasoning: ['Because.'], files: [{ path: 'a.ts', change: 'modify', added: 1, removed: 1, diff: '-a\n+b\n' }], gitCommitMsg: 'Bump v', promptSummary: null, linter: null, revertOf: null, revertedBy: null, warnings: [], error: null }),
+      run({ kind: 'patch', state: 'approved', uuid: 'u', source: 'paste', reasoning: ['Because.'], files: [{ path: 'a.ts', change: 'modify', added: 1, removed: 1, diff: '-a\n+b\n' }], gitCommitMsg: 'Bump v', promptSummary: null, linter: null, revertOf: null, revertedBy: null, warnings: [], error: null, answer: null }),
     );
     expect(cut).toBe(false);
     expect(text).toContain('# Relay Desk run: Bump v');
