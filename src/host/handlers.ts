@@ -13,6 +13,7 @@ import { previewHandoff } from './handoff-preview.js';
 import { startHandoffInTerminal, type TerminalSettings } from './handoff-terminal.js';
 import { getRunDetail } from './run-detail.js';
 import { retryAnswer } from './retry.js';
+import { checkFolder, type FolderPicker } from './folders.js';
 import { withCommitOffer } from './tick-commit.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
 import { createFreshness } from './freshness.js';
@@ -33,6 +34,8 @@ export interface HandlerDeps {
   readonly terminal: TerminalSettings;
   /** Told after the app settings changed (the Electron shell applies auto-start, watching, paths). */
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
+  /** The system's folder picker (the desktop app's; absent in a browser). */
+  readonly folderPicker?: FolderPicker;
   /** The tick engine's preview (absent: this build has no tick engine). */
   readonly previewTick?: (root: string, now: Date) => Promise<TickPreview>;
 }
@@ -49,6 +52,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listProjects: () => ok(store.projects.list().map(toProject)),
     registerProject: (args) => registerProject(deps, args),
     removeProject: (args) => removeProject(deps, args.projectId),
+    checkFolder: (args) => ok(checkFolder(store, args.path)),
+    pickFolder: async () => {
+      if (!deps.folderPicker) return fail('FOLDER_PICKER_UNAVAILABLE', 'This window has no folder picker (it runs in a browser): type the folder’s path instead.');
+      return ok({ path: await deps.folderPicker.pick({ title: 'Add a project folder to Relay Desk' }) });
+    },
+    getHostInfo: () => ok({ folderPicker: deps.folderPicker !== undefined }),
     updateProjectSettings: (args) => updateProjectSettings(deps, args),
     getSystemPrompt: (args) => {
       const found = project(args.projectId);

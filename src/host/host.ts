@@ -11,6 +11,7 @@ import { createHandlers, type Handlers } from './handlers.js';
 import { attachRecorder, type Recorder } from './recorder.js';
 import { defaultTerminalSettings, type TerminalSettings } from './handoff-terminal.js';
 import type { AppSettings } from '../shared/schemas.js';
+import type { FolderPicker } from './folders.js';
 
 export interface Host {
   /** Runs one channel: unknown channel or invalid input are refused before any handler runs. */
@@ -43,6 +44,8 @@ export interface HostOptions {
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
   /** "Start in a terminal": environment, relay CLI and platform (default: this process's). */
   readonly terminal?: Partial<TerminalSettings>;
+  /** The system's folder picker (the Electron shell's); a browser window types the path instead. */
+  readonly folderPicker?: FolderPicker;
 }
 
 /**
@@ -92,6 +95,7 @@ export function createHost(options: HostOptions): Host {
     terminal: defaultTerminalSettings(options.terminal),
     ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}),
     ...(tick?.preview ? { previewTick: tick.preview.bind(tick) } : {}),
+    ...(options.folderPicker ? { folderPicker: options.folderPicker } : {}),
   });
   const validateOutput = options.validateOutput ?? true;
 

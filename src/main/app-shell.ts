@@ -21,6 +21,7 @@ import { noProjectNotification, notificationFor, type NotificationModel } from '
 import { createNotifier } from './notifier.js';
 import { APP_ID, RESOURCE_FILES } from './packaging.js';
 import { denyPermissionsByDefault } from './permissions.js';
+import { electronFolderPicker, type OpenDialogLike } from './folder-picker.js';
 import { APP_SCHEME, serveRendererAsset } from './renderer-assets.js';
 import { AppTray } from './tray.js';
 import { buildTrayModel, TRAY_RUNS, trayRunLabel, type TrayAction } from './tray-model.js';
@@ -99,6 +100,7 @@ export async function startApp(): Promise<void> {
     // "Start in a terminal" finds terminals and agents on the widened PATH; relay runs as Electron-as-Node.
     terminal: { env: agents.env },
     onAppSettingsChanged: (next) => applySettings(next),
+    folderPicker: electronFolderPicker(dialog as unknown as OpenDialogLike, () => (window && !window.isDestroyed() ? window : null)),
   });
   bindHostToIpc(host, trustedOrigin());
 

@@ -291,6 +291,21 @@ export const contract = {
     ProjectSchema,
   ),
   removeProject: channel(ById, z.strictObject({ projectId: z.string() })),
+  /** The register form's path field, checked as it is typed: nothing is changed. */
+  checkFolder: channel(
+    z.strictObject({ path: z.string().max(4096) }),
+    z.strictObject({
+      root: z.string().nullable(),
+      problem: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+      projectId: z.string().nullable(),
+      registeredAs: z.string().nullable(),
+      gitRepository: z.boolean(),
+    }),
+  ),
+  /** The system's folder picker (desktop app only; FOLDER_PICKER_UNAVAILABLE in a browser). Null: cancelled. */
+  pickFolder: channel(Empty, z.strictObject({ path: z.string().nullable() })),
+  /** What this window's host can do beyond the contract's basics (the browser has no folder picker). */
+  getHostInfo: channel(Empty, z.strictObject({ folderPicker: z.boolean() })),
   updateProjectSettings: channel(
     z.strictObject({
       projectId: ProjectIdSchema,

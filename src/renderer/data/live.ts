@@ -5,6 +5,9 @@
 import type { EventEnvelope } from '../../shared/events.js';
 import type { FailureData, PatchResult, TaskKind, TaskResult } from '../../shared/schemas.js';
 import { assertNever } from '../lib/badges';
+import { addNotice, type Notice, type NoticeTone } from './notices';
+
+export { MAX_NOTICES } from './notices';
 
 export type LiveTaskState = 'queued' | 'running' | 'waiting-approval' | 'cancelling' | 'completed' | 'failed';
 
@@ -25,18 +28,7 @@ export interface LiveTask {
   readonly updatedAt: number;
 }
 
-export type NoticeTone = 'success' | 'info' | 'warning' | 'danger';
-
-export interface Notice {
-  readonly id: number;
-  readonly tone: NoticeTone;
-  readonly title: string;
-  readonly message: string;
-  readonly code: string | null;
-  readonly taskId: string | null;
-  readonly projectId: string | null;
-  readonly ts: number;
-}
+export type { Notice, NoticeTone } from './notices';
 
 export interface LiveState {
   readonly tasks: Readonly<Record<string, LiveTask>>;
@@ -50,8 +42,6 @@ export const EMPTY_LIVE: LiveState = { tasks: {}, order: [], notices: [], lastSe
 
 /** Tasks remembered (older ones are forgotten: their outcome is in History). */
 export const MAX_TASKS = 200;
-/** Notices kept (the newest). */
-export const MAX_NOTICES = 6;
 /** Streamed text kept per task: the answer is saved in the run anyway. */
 export const MAX_OUTPUT_CHARS = 2_000_000;
 
@@ -79,9 +69,9 @@ function update(state: LiveState, taskId: string, ts: number, change: (task: Liv
   return withTask(state, { ...task, ...change(task), updatedAt: ts });
 }
 
-function withNotice(state: LiveState, seq: number, ts: number, notice: Omit<Notice, 'id' | 'ts'> | null): LiveState {
+function withNotice(state: LiveState, seq: number, ts: number, notice: Omit<Notice, 'id' | 'ts' | 'count'> | null): LiveState {
   if (!notice) return state;
-  return { ...state, notices: [...state.notices, { ...notice, id: seq, ts }].slice(-MAX_NOTICES) };
+  return { ...state, notices: addNotice(state.notices, notice, seq, ts) };
 }
 
 /** "2 files, 1 rolled back" and friends: a patch task's outcome in a sentence. */
@@ -105,7 +95,7 @@ export function describePatchResult(patch: PatchResult): { tone: NoticeTone; tit
 }
 
 /** The notice for a finished task: what happened, in a sentence, with the engine’s code when it failed. */
-export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId'> {
+export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId' | 'count'> {
   switch (result.kind) {
     case 'patch':
       return describePatchResult(result.patch);
@@ -131,6 +121,15 @@ export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 
     default:
       return assertNever(result);
   }
+}
+
+const TASK_NAME: Record<TaskKind, string> = { patch: 'Patch', revert: 'Revert', tick: 'Tick', ask: 'Question', review: 'Review', handoff: 'Handoff brief', commit: 'Commit' };
+
+/** The notice for a task that failed: a refusal that is not a problem (nothing to review, cancelled) reads as information. */
+export function noticeForFailure(kind: TaskKind, error: FailureData): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId' | 'count'> {
+  if (error.code === 'NOTHING_TO_REVIEW') return { tone: 'info', title: 'Nothing to review', message: error.message, code: null };
+  if (error.code === 'CANCELLED') return { tone: 'info', title: `${TASK_NAME[kind]} cancelled`, message: error.message, code: error.code };
+  return { tone: 'danger', title: `${TASK_NAME[kind]} failed`, message: error.message, code: error.code };
 }
 
 /** Folds one event into the live state. Events at or below `lastSeq` (replays) are ignored. */
@@ -170,7 +169,7 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
     }
     case 'task.failed': {
       const next = update(state, event.taskId, ts, () => ({ state: 'failed', error: event.error, result: event.result }));
-      return withNotice(next, seq, ts, { tone: 'danger', title: `${event.kind} failed`, message: event.error.message, code: event.error.code, taskId: event.taskId, projectId: event.projectId });
+      return withNotice(next, seq, ts, { ...noticeForFailure(event.kind, event.error), taskId: event.taskId, projectId: event.projectId });
     }
     case 'tick.stage':
       return update(state, event.taskId, ts, (t) => ({ stages: [...t.stages, event.stage] }));

@@ -227,7 +227,7 @@ export function HandoffView(props: { readonly projectId: string }) {
                   </button>
                 </div>
               </div>
-              {showRaw ? <pre className="log brief-raw">{data.markdown}</pre> : <RenderedMarkdown text={data.markdown} />}
+              {showRaw ? <pre className="log brief-raw">{data.markdown}</pre> : <RenderedMarkdown text={data.markdown} headingOffset={2} />}
             </section>
           ) : (
             <ErrorBox error={{ code: 'BRIEF_REFUSED', message: 'The brief holds secret-looking text, so it is not shown. The findings above name the pattern and the line.' }} />

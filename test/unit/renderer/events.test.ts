@@ -75,7 +75,8 @@ describe('live state', () => {
       { type: 'task.failed', ...ids, kind: 'tick', error: { code: 'CANCELLED', message: 'cancelled' }, result: null },
     ]);
     expect(state.tasks.t1).toMatchObject({ state: 'failed', stages: ['orchestrated', 'built'], error: { code: 'CANCELLED' } });
-    expect(state.notices.at(-1)).toMatchObject({ tone: 'danger', code: 'CANCELLED' });
+    // A cancellation is the person's own doing: information, not an error.
+    expect(state.notices.at(-1)).toMatchObject({ tone: 'info', title: 'Tick cancelled', code: 'CANCELLED' });
   });
 
   it('ignores replayed events and events of tasks it never saw queued', () => {
