@@ -66,7 +66,9 @@ export function AddProjectForm(props: { readonly headingLevel?: 2 | 3 }) {
   return (
     <form className="card register-form" onSubmit={submit} aria-labelledby={headingId}>
       <Heading id={headingId}>Add a project</Heading>
-      <p className="muted small">Its relay.config.json is read, or created (as `relay init` would) when it has none. Nothing else in the folder is changed.</p>
+      <p className="muted small">
+        Its <code>relay.config.json</code> is read, or created (as <code>relay init</code> would) when it has none. Nothing else in the folder is changed.
+      </p>
       <div className="form-row">
         <label htmlFor={pathId}>Project folder</label>
         <div className="inline-form">

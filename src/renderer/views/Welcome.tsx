@@ -10,10 +10,10 @@ export function Welcome() {
       </header>
       <section className="welcome card" aria-label="What Relay Desk does">
         <p className="welcome-lead">
-          Relay Desk applies the code your chat assistant writes to your project as one change you approve, and can undo, and it runs agent ticks, second opinions and handoffs under
-          budgets you set.
+          Relay Desk applies the code your chat assistant writes to your project as one change you approve and can undo, and runs agent ticks, second opinions and handoffs
+          within budgets you set.
         </p>
-        <p className="welcome-lead">Everything it does is kept in one history, so it never loses your work and never acts on a project you did not add.</p>
+        <p className="welcome-lead">Everything it does stays in one history, so your work is never lost and nothing touches a project you have not added.</p>
       </section>
       <AddProjectForm />
       <p className="muted small">

@@ -66,7 +66,7 @@ function PatchEvidence(props: { readonly run: Run; readonly detail: PatchDetail 
     <section className="evidence" aria-label="State">
       <div className="evidence-line">
         <Badge tone={state.tone}>{detail.state}</Badge>
-        <span>{formatBlast(blast)}</span>
+        <span>{detail.files.length > 0 ? formatBlast(blast) : 'nothing changed'}</span>
         {detail.source ? <span className="muted">from {detail.source}</span> : null}
         {detail.linter ? (
           <span className={detail.linter.errorsAfter > detail.linter.errorsBefore ? 'text-danger' : 'muted'}>
@@ -94,8 +94,9 @@ function PatchEvidence(props: { readonly run: Run; readonly detail: PatchDetail 
 /** "Retry after I edit the file": applies the kept answer again; its progress opens under the bar. */
 function useRetryControl(run: Run, detail: PatchDetail) {
   const retry = useRetryAnswer();
-  if (detail.answer === null) return { button: null, below: null };
-  const button = (
+  // Once retried, the run may have become the applied one (same transaction id): its progress stays.
+  if (detail.answer === null && retry.data === undefined) return { button: null, below: null };
+  const button = detail.answer === null ? null : (
     <button type="button" className="button" disabled={retry.isPending || (retry.data !== undefined && !retry.isError)} onClick={() => retry.mutate({ runId: run.id })}>
       {retry.isPending ? 'Retrying…' : 'Retry after I edit the file'}
     </button>
