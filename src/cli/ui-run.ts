@@ -139,9 +139,10 @@ export async function runUi(options: UiRun): Promise<void> {
   await stopped;
   stopListening();
   for (const cleanup of cleanups) cleanup();
-  // Pending approvals are denied and their patches rolled back before the process ends.
-  await server.close();
+  // Pending approvals are denied and their patches rolled back before the process ends; the
+  // pages are still connected meanwhile, so they hear how their tasks ended before "stopped".
   await host.close();
+  await server.close();
   store.close();
   print('Relay Desk stopped.');
 }

@@ -100,6 +100,15 @@ export async function runTick(options: RunTickOptions): Promise<TickOutcome> {
   }
 }
 
+/**
+ * Why the tick was cancelled, in the words of whoever aborted it ("Relay Desk is shutting down");
+ * a bare abort (Ctrl+C in `relais run`, Cancel in the window) is the user's.
+ */
+function cancelReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error && reason.name !== 'AbortError' && reason.message ? reason.message : 'cancelled by the user';
+}
+
 /** Everything a finished tick reports, gathered stage by stage. */
 interface Findings {
   task: Task | null;
@@ -180,7 +189,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     code = ctx.signal?.aborted ? 'STOP_INTERRUPTED' : await buildAndJudge(ctx, f, orch.task);
     if (ctx.signal?.aborted) {
       code = 'STOP_INTERRUPTED';
-      f.detail = 'cancelled by the user';
+      f.detail = cancelReason(ctx.signal);
     }
   } catch (error) {
     // An unexpected failure after the tick started still ends with a report and, when the

@@ -208,6 +208,26 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
   }
 }
 
+/**
+ * After a reconnection: tasks the window still shows as running that the runtime no longer knows
+ * ended while it could not hear (Relay Desk stopped or crashed); they are marked failed, so no
+ * page waits on them forever. `seq` (when the runtime was restarted) is where events count from now.
+ */
+export function reconcileLive(state: LiveState, knownTaskIds: ReadonlySet<string>, now: number): LiveState {
+  let next = state;
+  for (const id of state.order) {
+    const task = next.tasks[id];
+    if (!task || task.state === 'completed' || task.state === 'failed' || knownTaskIds.has(id)) continue;
+    next = withTask(next, {
+      ...task,
+      state: 'failed',
+      updatedAt: now,
+      error: { code: 'TASK_INTERRUPTED', message: 'Relay Desk stopped while this task was running, so it did not finish here. Its outcome, if it left one, is in History; start it again if it is not.' },
+    });
+  }
+  return next;
+}
+
 /** Drops one notice (the person closed it). */
 export function dismissNotice(state: LiveState, id: number): LiveState {
   return { ...state, notices: state.notices.filter((n) => n.id !== id) };
@@ -218,6 +238,10 @@ export interface LiveStore {
   getState(): LiveState;
   dispatch(envelope: EventEnvelope): void;
   dismiss(id: number): void;
+  /** Marks tasks the runtime no longer knows as interrupted (see reconcileLive). */
+  reconcile(knownTaskIds: ReadonlySet<string>): void;
+  /** Counts events from `seq` again: the runtime was restarted and lost the tail of its log. */
+  restartFrom(seq: number): void;
   subscribe(listener: () => void): () => void;
 }
 
@@ -233,6 +257,8 @@ export function createLiveStore(initial: LiveState = EMPTY_LIVE): LiveStore {
     getState: () => state,
     dispatch: (envelope) => set(reduceLive(state, envelope)),
     dismiss: (id) => set(dismissNotice(state, id)),
+    reconcile: (known) => set(reconcileLive(state, known, Date.now())),
+    restartFrom: (seq) => set({ ...state, lastSeq: Math.min(state.lastSeq, seq) }),
     subscribe: (listener) => {
       listeners.add(listener);
       return () => {
