@@ -164,10 +164,16 @@ describe('a window that tells the truth and spends nothing behind your back', ()
     }
   }, 90_000);
 
-  it('Run tick shows what it may spend; Cancel mid-tick rolls the tree back as the tick’s rules say', async () => {
+  /** The fake Claude's repository as project "cancel-me" (registered once; registering writes relay.config.json, committed). */
+  async function tickProject(): Promise<void> {
+    if (desk.store.projects.get('cancel-me')) return;
     const registered = await desk.host.call('registerProject', { root: tickRepo.root, projectId: 'cancel-me' });
     if (!registered.ok) throw new Error(registered.error.message);
     tickRepo.commit('relay init');
+  }
+
+  it('Run tick shows what it may spend; Cancel mid-tick rolls the tree back as the tick’s rules say', async () => {
+    await tickProject();
     const before = tickRepo.file('src/a.ts');
     const { page, projects, history, run } = await openWindow();
     let status!: Awaited<ReturnType<ProjectsPage['runTick']>>;
@@ -361,6 +367,11 @@ describe('a window that tells the truth and spends nothing behind your back', ()
       await visible(page.getByRole('navigation', { name: 'Files in this change' }));
       expect(await axe(page, 'run: patch (approved)')).toEqual([]);
       await docScreenshot(page, 'patch-page');
+      // Highlighted code in the split layout too.
+      await page.getByRole('radio', { name: 'Split' }).first().click();
+      await visible(page.locator('table.diff-split'));
+      expect(await axe(page, 'run: patch (split diff)')).toEqual([]);
+      await page.getByRole('radio', { name: 'Unified' }).first().click();
     });
     await step('the keyboard reaches the action bar from the title, with a visible focus ring', async () => {
       await page.locator('main h1').focus();
@@ -409,6 +420,7 @@ describe('a window that tells the truth and spends nothing behind your back', ()
       await visit('not found', '#/nowhere', () => visible(page.getByText('There is no page at')));
     });
     await step('a SUCCESS tick page (this time the 10 s verification is left to pass), the README’s screenshot', async () => {
+      await tickProject();
       const ticket = await desk.host.call('runTick', { projectId: 'cancel-me' });
       if (!ticket.ok) throw new Error(ticket.error.message);
       const settled = await desk.host.runtime.waitForTask(ticket.value.taskId);
