@@ -12,8 +12,13 @@ import { EXIT, print, printError } from './io.js';
 import { createCredentials, LAUNCH_TOKEN_TTL_MS, UI_SESSIONS_FILE } from './ui-credentials.js';
 import { writeLaunchFile } from './ui-launch-file.js';
 import { startUiServer, type LaunchLink, type UiServer } from './ui-server.js';
+import { uiProject } from './ui-project.js';
 
 export interface UiRun {
+  /** The folder `relay ui` was started in (or -C), where a project is looked for. */
+  readonly start: string;
+  /** `relay ui <folder>`: the project folder to add (if needed) and open on. */
+  readonly folder?: string;
   readonly port: number;
   readonly open: boolean;
   readonly dataDir?: string;
@@ -77,11 +82,11 @@ async function openInBrowser(link: LaunchLink): Promise<() => void> {
  * Prints a fresh link for each line read on stdin: Enter in the terminal, or a newline from the
  * program that started `relay ui` (whoever holds its stdin started it, so holds its links too).
  */
-function newLinkOnEnter(server: UiServer, open: boolean, cleanups: Array<() => void>): () => void {
+function newLinkOnEnter(server: UiServer, open: boolean, cleanups: Array<() => void>, project: string | undefined): () => void {
   // terminal: false keeps the terminal in its normal mode, so Ctrl+C still reaches us as SIGINT.
   const lines = createInterface({ input: process.stdin, terminal: false });
   lines.on('line', () => {
-    const link = server.launchLink();
+    const link = server.launchLink(project ? { project } : {});
     print(`New link (works once, for ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes): ${link.url}`);
     if (open) void openInBrowser(link).then((cleanup) => cleanups.push(cleanup));
   });
@@ -121,18 +126,23 @@ export async function runUi(options: UiRun): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  const link = server.launchLink();
+  const opened = await uiProject(host, { start: options.start, ...(options.folder !== undefined ? { folder: options.folder } : {}) });
+  if (opened && 'problem' in opened) printError(`! ${opened.problem}`);
+  else if (opened) print(`• ${opened.added ? 'Added' : 'Opening'} project ${opened.projectId} (${opened.root})${opened.added ? '; opening it' : ''}.`);
+  const project = opened && !('problem' in opened) ? opened.projectId : undefined;
+  const link = server.launchLink(project ? { project } : {});
   print(`Relay Desk is running at ${link.url}`);
   print(`  (the link works once, for ${LAUNCH_TOKEN_TTL_MS / 60_000} minutes${process.stdin.isTTY ? '; press Enter here for a new one' : ''}; data: ${dataDir}; press Ctrl+C to stop)`);
   const cleanups: Array<() => void> = [];
   if (options.open) cleanups.push(await openInBrowser(link));
-  const stopListening = newLinkOnEnter(server, options.open, cleanups);
+  const stopListening = newLinkOnEnter(server, options.open, cleanups, project);
   await stopped;
   stopListening();
   for (const cleanup of cleanups) cleanup();
-  // Pending approvals are denied and their patches rolled back before the process ends.
-  await server.close();
+  // Pending approvals are denied and their patches rolled back before the process ends; the
+  // pages are still connected meanwhile, so they hear how their tasks ended before "stopped".
   await host.close();
+  await server.close();
   store.close();
   print('Relay Desk stopped.');
 }

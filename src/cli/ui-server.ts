@@ -10,7 +10,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Host } from '../host/index.js';
 import { TRANSPORT_ERRORS, type IpcError, type TransportErrorCode } from '../shared/contract.js';
-import { LAUNCH_FRAGMENT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
+import { LAUNCH_FRAGMENT_KEY, LAUNCH_PROJECT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
 import { checkHost, checkOrigin, checkSession, sessionFromAuthorization, sessionFromProtocols, type Refusal } from './ui-auth.js';
 import { createCredentials, type Credentials } from './ui-credentials.js';
 import { securityHeaders, serveStatic } from './ui-static.js';
@@ -38,8 +38,8 @@ export interface LaunchLink {
 export interface UiServer {
   readonly origin: string;
   readonly port: number;
-  /** Mints a new single-use launch link. */
-  launchLink(): LaunchLink;
+  /** Mints a new single-use launch link; `project` makes the page open on that project. */
+  launchLink(options?: { readonly project?: string }): LaunchLink;
   close(): Promise<void>;
 }
 
@@ -250,11 +250,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   return {
     origin,
     port,
-    launchLink: () => {
+    launchLink: (link = {}) => {
       let resolveTraded!: () => void;
       const traded = new Promise<void>((resolve) => (resolveTraded = resolve));
       const minted = credentials.mintLaunchToken(() => resolveTraded());
-      return { url: `${origin}/#${LAUNCH_FRAGMENT_KEY}=${minted.token}`, expiresAt: minted.expiresAt, traded };
+      // The project rides in the fragment too: it never reaches a server, and only picks the first page.
+      const project = link.project ? `&${LAUNCH_PROJECT_KEY}=${encodeURIComponent(link.project)}` : '';
+      return { url: `${origin}/#${LAUNCH_FRAGMENT_KEY}=${minted.token}${project}`, expiresAt: minted.expiresAt, traded };
     },
     close: async () => {
       for (const ws of sockets.keys()) ws.close(1001, 'Relay Desk is stopping');

@@ -1,7 +1,7 @@
 // The real engines behind the runtime's injected interfaces. The host is composed with these
 // by `relay ui` and by the Electron main process; tests compose it with fakes instead.
 import type { Engines, HandoffEngine, RelayContext, RelayEngine, TickEngine } from '../engine/runtime/engines.js';
-import { blastLine, runTick } from '../engine/tick/index.js';
+import { blastLine, previewTick, runTick, thisProcessRunner } from '../engine/tick/index.js';
 import { sessionUsage } from '../engine/claude-usage.js';
 import { handoffEngine } from '../engine/handoff/index.js';
 import { DEFAULT_REVIEW_PROMPT, newAnswerId, recordAnswer, relay, reviewRelay, type Env, type RelayErrorCode, type RelayEvent, type RelayOutcome } from '../engine/relay/index.js';
@@ -15,14 +15,19 @@ export interface RealEngineOptions {
   readonly claudeCommand?: string;
 }
 
-/** Relais ticks over src/engine/tick: stage events are forwarded, cost reported as usage. */
+/**
+ * Relais ticks over src/engine/tick: stage events are forwarded, cost reported as usage. The
+ * runner is this process, as for `relais run`: the same preflight refuses the same ticks.
+ */
 export function realTickEngine(options: RealEngineOptions): TickEngine {
+  const runner = thisProcessRunner(options.env);
   return {
+    preview: (root, now) => previewTick({ root, now, ...runner }),
     async run(root, context) {
       const outcome = await runTick({
         root,
         clock: context.now,
-        env: options.env,
+        ...runner,
         signal: context.signal,
         ...(options.claudeCommand ? { claudeCommand: options.claudeCommand } : {}),
         onEvent: (event) => context.onEvent({ stage: event.type, payload: event }),

@@ -1,7 +1,7 @@
 // One handler per contract channel, over one runtime and one store. Handlers receive input
 // already validated by the contract's zod schema and return a Result; they never see the
 // transport (Electron IPC or WebSocket).
-import type { ChannelArgs, ChannelName, ChannelOutput } from '../shared/contract.js';
+import { TickPreviewSchema, type ChannelArgs, type ChannelName, type ChannelOutput } from '../shared/contract.js';
 import { loadRelayConfig } from '../engine/patch/config.js';
 import { systemPrompt } from '../engine/patch/prompt.js';
 import { fail, ok, type Result } from '../engine/result.js';
@@ -12,9 +12,12 @@ import type { Recorder } from './recorder.js';
 import { previewHandoff } from './handoff-preview.js';
 import { startHandoffInTerminal, type TerminalSettings } from './handoff-terminal.js';
 import { getRunDetail } from './run-detail.js';
+import { retryAnswer } from './retry.js';
+import { checkFolder, type FolderPicker } from './folders.js';
 import { withCommitOffer } from './tick-commit.js';
 import { readAppSettings, updateAppSettings } from './app-settings.js';
 import type { AppSettings } from '../shared/schemas.js';
+import type { TickPreview } from '../engine/tick/preview.js';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Result<ChannelOutput<C>> | Promise<Result<ChannelOutput<C>>>;
 
@@ -30,6 +33,10 @@ export interface HandlerDeps {
   readonly terminal: TerminalSettings;
   /** Told after the app settings changed (the Electron shell applies auto-start, watching, paths). */
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
+  /** The system's folder picker (the desktop app's; absent in a browser). */
+  readonly folderPicker?: FolderPicker;
+  /** The tick engine's preview (absent: this build has no tick engine). */
+  readonly previewTick?: (root: string, now: Date) => Promise<TickPreview>;
 }
 
 /** Builds the handler table. */
@@ -43,6 +50,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listProjects: () => ok(store.projects.list().map(toProject)),
     registerProject: (args) => registerProject(deps, args),
     removeProject: (args) => removeProject(deps, args.projectId),
+    checkFolder: (args) => ok(checkFolder(store, args.path)),
+    pickFolder: async () => {
+      if (!deps.folderPicker) return fail('FOLDER_PICKER_UNAVAILABLE', 'This window has no folder picker (it runs in a browser): type the folder’s path instead.');
+      return ok({ path: await deps.folderPicker.pick({ title: 'Add a project folder to Relay Desk' }) });
+    },
+    getHostInfo: () => ok({ folderPicker: deps.folderPicker !== undefined }),
     updateProjectSettings: (args) => updateProjectSettings(deps, args),
     getSystemPrompt: (args) => {
       const found = project(args.projectId);
@@ -82,9 +95,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return runtime.send({ type: 'ApplyPatch', text: args.text, source: args.source, ...(among ? { among } : {}) });
     },
     chooseProject: (args) => runtime.send({ type: 'ChooseProject', choiceId: args.choiceId, projectId: args.projectId }),
+    retryAnswer: (args) => retryAnswer(deps, args.runId),
     approve: (args) => runtime.send({ type: 'Approve', approvalId: args.approvalId, ...(args.keep !== undefined ? { keep: args.keep } : {}) }),
     reject: (args) => runtime.send({ type: 'Reject', approvalId: args.approvalId, ...(args.reason !== undefined ? { reason: args.reason } : {}) }),
     revert: (args) => runtime.send({ type: 'Revert', projectId: args.projectId, transaction: args.transaction }),
+    previewTick: async (args) => {
+      const found = project(args.projectId);
+      if (!found.ok) return found;
+      if (!deps.previewTick) return fail('ENGINE_UNAVAILABLE', 'The tick engine is not part of this build.');
+      // The engine's readonly value, copied into the contract's shape (and checked on the way).
+      return ok(TickPreviewSchema.parse(await deps.previewTick(found.value.root, deps.now())));
+    },
     runTick: (args) => runtime.send({ type: 'RunTick', projectId: args.projectId }),
     commitTick: (args) => runtime.send({ type: 'CommitTick', projectId: args.projectId, runId: args.runId, message: args.message }),
     ask: (args) => {

@@ -14,6 +14,7 @@ import type { ProjectWatchOptions } from './project-watch.js';
 import type { ProjectRef } from '../engine/records/index.js';
 import { defaultTerminalSettings, type TerminalSettings } from './handoff-terminal.js';
 import type { AppSettings } from '../shared/schemas.js';
+import type { FolderPicker } from './folders.js';
 
 export interface Host {
   /** Runs one channel: unknown channel or invalid input are refused before any handler runs. */
@@ -50,6 +51,8 @@ export interface HostOptions {
   readonly onAppSettingsChanged?: (settings: AppSettings) => void;
   /** "Start in a terminal": environment, relay CLI and platform (default: this process's). */
   readonly terminal?: Partial<TerminalSettings>;
+  /** The system's folder picker (the Electron shell's); a browser window types the path instead. */
+  readonly folderPicker?: FolderPicker;
 }
 
 /**
@@ -83,7 +86,17 @@ export function createHost(options: HostOptions): Host {
     }
     recoveries.push(recoverAtStart(project, recorder, onError));
   }
-  const handlers = createHandlers({ runtime, store, recorder, now: () => new Date(clock()), terminal: defaultTerminalSettings(options.terminal), ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}) });
+  const tick = options.engines?.tick;
+  const handlers = createHandlers({
+    runtime,
+    store,
+    recorder,
+    now: () => new Date(clock()),
+    terminal: defaultTerminalSettings(options.terminal),
+    ...(options.onAppSettingsChanged ? { onAppSettingsChanged: options.onAppSettingsChanged } : {}),
+    ...(tick?.preview ? { previewTick: tick.preview.bind(tick) } : {}),
+    ...(options.folderPicker ? { folderPicker: options.folderPicker } : {}),
+  });
   const validateOutput = options.validateOutput ?? true;
 
   const invoke = async (channel: string, input: unknown): Promise<IpcReply<unknown>> => {

@@ -3,3 +3,4 @@ export { createHost, describeIssues, type Host, type HostOptions } from './host.
 export { createHandlers, type Handler, type Handlers } from './handlers.js';
 export { bindIpcMain, forwardEvents, type IpcEventLike, type IpcMainLike } from './ipc.js';
 export { attachRecorder, type Recorder } from './recorder.js';
+export type { FolderPicker } from './folders.js';

@@ -32,6 +32,13 @@ export interface Recorder {
   detach(): void;
 }
 
+/** What a task was asked: the prompt and backend of an ask or review, the text of an answer. */
+export interface TaskRequest {
+  readonly prompt?: string;
+  readonly backend?: string;
+  readonly answer?: string;
+}
+
 interface TaskNotes {
   kind: TaskKind;
   projectId: string;

@@ -24,6 +24,7 @@ import { APP_ID, RESOURCE_FILES } from './packaging.js';
 import { startClipboardRouter } from './router.js';
 import { denyPermissionsByDefault } from './permissions.js';
 import type { AppPort, ElectronPorts, ProtocolPort, ShellProcess } from './ports.js';
+import { electronFolderPicker } from './folder-picker.js';
 import { APP_SCHEME, serveRendererAsset } from './renderer-assets.js';
 import { AppTray } from './tray.js';
 import { buildTrayModel, TRAY_RUNS, trayRunLabel, type TrayAction } from './tray-model.js';
@@ -123,6 +124,8 @@ export async function startApp(electron: ElectronPorts, proc: ShellProcess, opti
     // relay as itself with --relay-cli (its RunAsNode fuse is off), a development build as Node.
     terminal: { env: agents.env, relay: currentRelayInvocation({ execPath: proc.execPath, versions: proc.versions, packaged: app.isPackaged }), platform: proc.platform },
     onAppSettingsChanged: (next) => applySettings(next),
+    // The window is created after the host: the picker asks for it when it opens.
+    folderPicker: electronFolderPicker(electron.dialog, () => window.current()),
   });
   bindHostToIpc(electron.ipcMain, host, renderer.origin);
 

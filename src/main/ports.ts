@@ -3,6 +3,7 @@
 // did and let a test click the tray, answer a notification or quit (test/helpers/fake-electron.ts).
 // Types only: nothing here loads electron.
 import type { IpcMainLike } from '../host/ipc.js';
+import type { OpenDialogLike } from './folder-picker.js';
 import type { NativeNotificationClass } from './notifier.js';
 import type { PermissionSession } from './permissions.js';
 import type { GuardableContents, secureWebPreferences } from './security.js';
@@ -93,7 +94,7 @@ export interface ElectronPorts {
   readonly Menu: { buildFromTemplate(template: MenuTemplateItem[]): unknown };
   readonly Notification: NativeNotificationClass;
   readonly clipboard: { readText(): Promise<string> | string; writeText(text: string): void };
-  readonly dialog: { showErrorBox(title: string, content: string): void };
+  readonly dialog: OpenDialogLike & { showErrorBox(title: string, content: string): void };
   readonly ipcMain: IpcMainLike;
   readonly protocol: ProtocolPort;
   readonly session: { readonly defaultSession: PermissionSession };

@@ -10,6 +10,8 @@ export interface WindowKeeper {
   show(page?: string): void;
   /** Quitting: from now on a close closes instead of hiding. */
   letClose(): void;
+  /** The window while it exists (a dialog is attached to it), else null. */
+  current(): WindowPort | null;
 }
 
 /** Keeps the main window of `host`; `onShown` runs each time it is shown (the tray marks things seen). */
@@ -46,6 +48,9 @@ export function keepMainWindow(
     },
     letClose() {
       closing = true;
+    },
+    current() {
+      return window && !window.isDestroyed() ? window : null;
     },
   };
 }

@@ -14,7 +14,6 @@ import {
   PatchSourceSchema,
   ProjectIdSchema,
   ProjectSchema,
-  RefusalSchema,
   RunKindSchema,
   RunStatusSchema,
   TaskKindSchema,
@@ -77,9 +76,12 @@ export const PatchDetailSchema = z.strictObject({
   revertedBy: z.string().nullable(),
   warnings: z.array(z.string()),
   /** Why it was not applied, with the reply for the assistant, the closest lines and the block when it was refused. */
-  error: RefusalSchema.nullable(),
-  /** The answer's text, kept for a run that was not applied so that it can be tried again (absent: not kept). */
-  answer: z.string().optional(),
+  error: FailureSchema.nullable(),
+  /**
+   * The answer's text, kept for a run that changed nothing (refused, rejected, rolled back), so
+   * it can be applied again once the file is fixed ("Retry"). Null when it was not kept.
+   */
+  answer: z.string().max(4_000_000).nullable().default(null),
 });
 export type PatchDetail = z.infer<typeof PatchDetailSchema>;
 
@@ -243,6 +245,37 @@ export const HandoffPreviewSchema = z.strictObject({
 });
 export type HandoffPreview = z.infer<typeof HandoffPreviewSchema>;
 
+/** What a tick about to start may spend and whether its preflight (the one `relais run` uses) lets it start: the Run tick confirmation. */
+export const TickPreviewSchema = z.strictObject({
+  preflight: z.discriminatedUnion('ready', [
+    z.strictObject({ ready: z.literal(true), warnings: z.array(z.string()) }),
+    z.strictObject({ ready: z.literal(false), code: z.string(), reason: z.string(), remediation: z.string(), details: z.array(z.string()) }),
+  ]),
+  /** relais.config.json's caps for one tick; null when the config cannot be read. */
+  limits: z
+    .strictObject({
+      orchestratorCalls: z.number(),
+      orchestratorMaxTurns: z.number(),
+      orchestratorMaxBudgetUsd: z.number(),
+      builderCalls: z.number(),
+      builderMaxTurns: z.number(),
+      builderMaxBudgetUsd: z.number(),
+      verifyRuns: z.number(),
+      worstCaseUsd: z.number(),
+      maxTickSeconds: z.number(),
+    })
+    .nullable(),
+  budget: z
+    .strictObject({
+      milestoneId: z.string(),
+      lines: z.array(z.strictObject({ counter: z.enum(['ticks', 'orchestrator_calls', 'builder_calls', 'verify_runs', 'estimated_cost_usd']), used: z.number(), limit: z.number(), left: z.number() })),
+    })
+    .nullable(),
+  today: z.strictObject({ ticks: z.number().int().min(0), costUsd: z.number().min(0) }),
+  recent: z.strictObject({ ticks: z.number().int().min(0), medianCostUsd: z.number().min(0).nullable() }),
+});
+export type TickPreviewData = z.infer<typeof TickPreviewSchema>;
+
 function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): { readonly input: I; readonly output: O } {
   return { input, output };
 }
@@ -264,6 +297,21 @@ export const contract = {
     ProjectSchema,
   ),
   removeProject: channel(ById, z.strictObject({ projectId: z.string() })),
+  /** The register form's path field, checked as it is typed: nothing is changed. */
+  checkFolder: channel(
+    z.strictObject({ path: z.string().max(4096) }),
+    z.strictObject({
+      root: z.string().nullable(),
+      problem: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+      projectId: z.string().nullable(),
+      registeredAs: z.string().nullable(),
+      gitRepository: z.boolean(),
+    }),
+  ),
+  /** The system's folder picker (desktop app only; FOLDER_PICKER_UNAVAILABLE in a browser). Null: cancelled. */
+  pickFolder: channel(Empty, z.strictObject({ path: z.string().nullable() })),
+  /** What this window's host can do beyond the contract's basics (the browser has no folder picker). */
+  getHostInfo: channel(Empty, z.strictObject({ folderPicker: z.boolean() })),
   updateProjectSettings: channel(
     z.strictObject({
       projectId: ProjectIdSchema,
@@ -334,6 +382,10 @@ export const contract = {
     z.strictObject({ approvalId: z.string(), taskId: z.string() }),
   ),
   revert: channel(z.strictObject({ projectId: ProjectIdSchema, transaction: Id }), TaskTicketSchema),
+  /** "Retry after I edit the file": applies a refused or rejected run's kept answer to its project again, as a new task. */
+  retryAnswer: channel(z.strictObject({ runId: Id }), TaskTicketSchema),
+  /** The Run tick confirmation: the preflight's verdict now and what the tick may spend. Nothing is changed. */
+  previewTick: channel(ById, TickPreviewSchema),
   runTick: channel(ById, TaskTicketSchema),
   /** "Approve & commit" a SUCCESS tick: commits exactly its touched paths, queued behind the project's active task. */
   commitTick: channel(

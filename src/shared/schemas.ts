@@ -66,21 +66,38 @@ export const ProjectSchema = z.strictObject({
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
-export const FailureSchema = z.strictObject({ code: z.string(), message: z.string(), path: z.string().optional() });
+/** The lines of the current file most like what a refused edit expected (engine/patch/closest.ts). */
+export const ClosestLinesSchema = z.strictObject({
+  /** 1-based line number of the first line. */
+  startLine: z.number().int().min(1),
+  lines: z.array(z.string()),
+  /** 0…1: how alike the expected lines and these are. */
+  similarity: z.number().min(0).max(1),
+});
+
+/** The block of an answer a refusal is about: its format, its line in the answer, its file. */
+export const AnswerBlockSchema = z.strictObject({ format: z.string(), line: z.number().int().min(0), path: z.string().optional() });
+
+/**
+ * A failure as data. A refused answer adds what fixes it: `reply` (ready-to-paste text for the
+ * assistant, in its own format), `closest` (the file's nearest lines) and `block`.
+ */
+export const FailureSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  path: z.string().optional(),
+  reply: z.string().optional(),
+  closest: ClosestLinesSchema.optional(),
+  block: AnswerBlockSchema.optional(),
+});
 export type FailureData = z.infer<typeof FailureSchema>;
 
 /**
- * Why an answer was refused, with what it takes to act on it: the ready-to-paste reply for the
- * assistant, the current file's closest lines, and the block of the answer the refusal is about.
- * Every extra field is optional: refusals that are not about the answer's content (a busy
- * project, a broken config) have none.
+ * Why an answer was refused: a failure whose optional reply, closest lines and block say what
+ * it takes to act on it (refusals not about the answer's content, a busy project, have none).
  */
-export const RefusalSchema = FailureSchema.extend({
-  reply: z.string().optional(),
-  closest: z.strictObject({ startLine: z.number().int(), lines: z.array(z.string()), similarity: z.number() }).optional(),
-  block: z.strictObject({ format: z.string(), line: z.number().int(), path: z.string().optional() }).optional(),
-});
-export type RefusalData = z.infer<typeof RefusalSchema>;
+export const RefusalSchema = FailureSchema;
+export type RefusalData = FailureData;
 
 export const FileStatSchema = z.strictObject({
   path: z.string(),

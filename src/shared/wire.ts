@@ -15,6 +15,9 @@ export const SESSION_CHECK_PATH = '/api/session/check';
 /** The fragment parameter a launch link carries its token in: `http://127.0.0.1:<port>/#token=<token>`. */
 export const LAUNCH_FRAGMENT_KEY = 'token';
 
+/** The fragment parameter naming the project the page opens on (`relay ui` started in a project): `#token=…&project=<id>`. */
+export const LAUNCH_PROJECT_KEY = 'project';
+
 /**
  * The WebSocket subprotocol the server answers with. The page offers it together with
  * `SESSION_PROTOCOL_PREFIX + <session>`: browsers let a page set no other header on a WebSocket,

@@ -7,6 +7,10 @@ import { relayProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
 import { startRelayUi, type RelayUiProcess } from '../helpers/ui.js';
 import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { builderDoes, EDIT_A, makeTask, TickRepo } from '../integration/tick/harness.js';
+import { DeskWindow, ProjectsPage, until, visible } from './support/pages.js';
 
 declare const window: { relay: RelayApi };
 declare const document: { querySelector(selector: string): unknown };
@@ -65,4 +69,62 @@ describe('relay ui restarting under an open page', () => {
     expect(await page.evaluate(() => window.relay.listProjects({}))).toMatchObject({ ok: true, value: [{ projectId: 'after-restart' }] });
     await page.close();
   });
+
+  it('started inside a project it opens on it; a task running when it stops ends on the page (told, or marked interrupted after a crash), never left "Running…"', async () => {
+    const dataDir = tempDir('relay-restart-task-');
+    const repo = new TickRepo();
+    const release = path.join(repo.outside, 'release-builder');
+    // The builder waits for a file the test never writes until the end: the tick is mid-way when relay ui stops.
+    repo.scenario({ orchestrator: [{ result: makeTask({ fast: ['pass'] }) }], builder: [{ ...builderDoes(EDIT_A), wait_for: release }] });
+    // RELAY_PASS_ENV: the fake Claude is steered by FAKE_* variables, which children get only when declared.
+    const env = { PATH, HOME: tempDir('relay-restart-home-'), IS_SANDBOX: '1', RELAY_PASS_ENV: 'FAKE_*', FAKE_CLAUDE_LOG: repo.logFile, FAKE_CLAUDE_SCENARIO: repo.scenarioFile };
+    const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: path.join(repo.root, 'src') });
+    running.push(first);
+    try {
+      expect(first.output()).toMatch(/Added project relay-repo-\S+ \(/);
+      expect(first.link).toContain('&project=');
+      const page = await browser.newPage();
+      await page.goto(first.link);
+      const desk = new DeskWindow(page, { origin: first.origin } as never);
+      // The page opens on the project it was started in: its history, filtered.
+      await visible(page.locator('main h1', { hasText: 'History' }));
+      const projectId = await page.getByRole('group', { name: 'Filter runs' }).getByLabel('Project').inputValue();
+      expect(projectId).toMatch(/^relay-repo-/);
+      expect(page.url()).toContain(`#/history?project=${projectId}`);
+      repo.commit('relay init'); // opening the project wrote relay.config.json; a tick needs a clean tree
+
+      const projects = new ProjectsPage(desk);
+      await projects.open();
+      let status = await projects.runTick(projectId);
+      await until('the builder to start', () => (repo.calls('builder').length === 1 ? true : undefined), 30_000);
+      expect(await status.getAttribute('data-task-state')).toBe('running');
+      // Stopped with Ctrl+C (SIGTERM): the tick is cancelled, and the page hears how it ended.
+      expect((await first.stop()).exitCode).toBe(0);
+      const ended = await visible(status.and(page.locator('[data-task-state="completed"], [data-task-state="failed"]')));
+      expect(await ended.innerText()).toMatch(/STOP_INTERRUPTED|CANCELLED/);
+      expect(await ended.innerText()).toContain('Relay Desk is shutting down');
+      await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
+
+      const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+      running.push(second);
+      await page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }).waitFor({ state: 'detached', timeout: 30_000 });
+      await projects.card(projectId).getByRole('button', { name: 'Run tick…' }).waitFor({ state: 'visible' });
+      status = await projects.runTick(projectId);
+      await until('the second builder to start', () => (repo.calls('builder').length === 2 ? true : undefined), 30_000);
+      // Killed (a crash): nothing can tell the page; after the restart it says the task was interrupted.
+      second.child.kill('SIGKILL');
+      await second.child;
+      await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
+      const third = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+      running.push(third);
+      const interrupted = await visible(status.and(page.locator('[data-task-state="failed"]')), 30_000);
+      expect(await interrupted.innerText()).toContain('TASK_INTERRUPTED');
+      expect(await interrupted.innerText()).toContain('Relay Desk stopped while this task was running');
+      await screenshot(page, 'restart-task-interrupted');
+      expect(page.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED') && !e.includes('WebSocket'))).toEqual([]);
+      await page.close();
+    } finally {
+      writeFileSync(release, '');
+    }
+  }, 150_000);
 });

@@ -64,17 +64,26 @@ describe('the Relay Desk window in a real browser', () => {
       await projects.open();
       await visible(page.getByText('No projects yet.'));
     });
-    await step('register the folder by its absolute path', async () => {
+    await step('the path is checked as it is typed: what the folder is, before adding it', async () => {
+      await page.getByLabel('Project folder', { exact: true }).fill(root);
+      const check = await visible(projects.folderCheck().locator('.text-success'));
+      expect(await check.innerText()).toContain('has relay.config.json (projectId webshop)');
+    });
+    await step('add the folder by its absolute path', async () => {
       const confirmation = await projects.register(root);
       expect(await confirmation.innerText()).toContain('webshop');
       await visible(projects.card('webshop'));
       expect(await projects.card('webshop').locator('.project-id').innerText()).toBe('webshop');
     });
-    await step('a folder that does not exist is refused with the engine’s code', async () => {
-      await page.getByLabel('Project folder (absolute path)').fill('/no/such/folder');
-      await page.getByRole('button', { name: 'Register', exact: true }).click();
-      const error = await visible(page.getByRole('alert').filter({ hasText: 'ROOT_NOT_FOUND' }));
+    await step('a folder that does not exist is refused with the host’s code before anything is sent', async () => {
+      await page.getByLabel('Project folder', { exact: true }).fill('/no/such/folder');
+      const error = await visible(projects.folderCheck().locator('.text-danger'));
+      expect(await error.innerText()).toContain('ROOT_NOT_FOUND');
       expect(await error.innerText()).toContain('No folder at /no/such/folder');
+      expect(await page.getByRole('button', { name: 'Add project', exact: true }).isDisabled()).toBe(true);
+      await page.getByLabel('Project folder', { exact: true }).fill(root);
+      await visible(projects.folderCheck().getByText('Already added as'));
+      await page.getByLabel('Project folder', { exact: true }).fill('');
     });
     await step('settings: approval asks by default; watching is on', async () => {
       const settings = await projects.openSettings('webshop');
@@ -216,8 +225,17 @@ describe('the Relay Desk window in a real browser', () => {
       expect(await verdict.innerText()).toContain('99 is not allowed');
       await screenshot(page, 'approval-dialog-linter');
     });
-    await step('press Esc: the patch is rejected', async () => {
+    await step('Esc asks before rejecting; Esc again keeps the patch under review', async () => {
       await page.keyboard.press('Escape');
+      const confirm = await visible(dialog.dialog.getByRole('group', { name: 'Reject this patch?' }));
+      await screenshot(page, 'approval-dialog-confirm-reject');
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'detached' });
+      expect(await dialog.dialog.isVisible()).toBe(true);
+    });
+    await step('Esc, then Reject patch: the patch is rejected', async () => {
+      await page.keyboard.press('Escape');
+      await dialog.dialog.getByRole('group', { name: 'Reject this patch?' }).getByRole('button', { name: 'Reject patch' }).click();
       await dialog.waitClosed();
       expect(await paste.outcome()).toContain('Patch rejected');
     });
@@ -301,8 +319,21 @@ describe('the Relay Desk window in a real browser', () => {
     tickRepo.commit('relay init'); // registering wrote relay.config.json; a tick needs a clean tree
     const { page, window, projects, history, run } = await openWindow();
 
-    await step('Run tick from the project card', async () => {
+    await step('Run tick asks first, showing what the tick may spend', async () => {
       await projects.open();
+      const confirm = await projects.confirmTick('ticks');
+      const text = await confirm.innerText();
+      expect(text).toContain('up to $2.30');
+      expect(text).toContain('2 orchestrator calls');
+      expect(text).toContain('Budget left (milestone');
+      expect(text).toContain('$80.00 of $80.00');
+      expect(text).toContain('Spent today');
+      expect(text).toContain('no tick of this project has reported a cost yet');
+      await screenshot(page, 'tick-confirm');
+      await confirm.getByRole('button', { name: 'Not now' }).click();
+      await confirm.waitFor({ state: 'detached' });
+    });
+    await step('Run tick from the project card', async () => {
       const status = await projects.runTick('ticks');
       const done = await visible(status.and(page.locator('[data-task-state="completed"], [data-task-state="failed"]')), 60_000);
       expect(await done.innerText()).toContain('Tick SUCCESS');
@@ -319,14 +350,26 @@ describe('the Relay Desk window in a real browser', () => {
       expect(await banner.innerText()).toMatch(/^SUCCESS/);
       expect(await banner.innerText()).toContain('Change the value of a.');
     });
-    await step('REPORT.md is rendered as GitHub-flavoured Markdown: its table and its code', async () => {
-      const report = run.section('REPORT.md');
+    await step('the page opens on the change: the file list and its diff, the evidence in the header', async () => {
+      const changes = await visible(page.getByRole('tabpanel'));
+      await visible(changes.getByRole('navigation', { name: 'Files in this change' }).getByText('src/a.ts'));
+      await visible(changes.locator('tr.line.add', { hasText: 'export const a = 2;' }));
+      expect(await page.getByRole('region', { name: 'Verdict' }).innerText()).toMatch(/\+1\s*−1 in 1 file/);
+      expect(await page.getByRole('region', { name: 'Verdict' }).innerText()).toContain('1 check passed');
+      expect(await page.getByRole('region', { name: 'Verdict' }).innerText()).toContain('cost $0.30');
+      // REPORT.md is in its own tab, not on the page.
+      expect(await page.locator('.report-md').count()).toBe(0);
+      await screenshot(page, 'run-tick');
+    });
+    await step('REPORT.md is rendered as GitHub-flavoured Markdown in its tab: its table and its code', async () => {
+      const report = await run.tab('REPORT.md');
       await visible(report.getByRole('heading', { name: /Relais tick/ }));
       const table = await visible(report.locator('table'));
       expect(await table.innerText()).toContain('pass');
       await visible(report.locator('code', { hasText: 'SUCCESS' }));
     });
-    await step('verification runs with their log, budgets as meters, the blast radius', async () => {
+    await step('the Checks tab: verification runs with their log, budgets as of this tick', async () => {
+      await run.tab('Checks');
       const verification = run.section('Verification');
       expect(await verification.innerText()).toContain('passed');
       // A passed command's log is folded away; open it.
@@ -334,18 +377,19 @@ describe('the Relay Desk window in a real browser', () => {
       expect(await (await visible(verification.locator('pre.log'))).first().innerText()).toContain('$ node -e');
       const meters = run.page.getByRole('meter');
       expect(await meters.count()).toBe(5);
+      expect(await run.section(/Budgets/).innerText()).toContain('as of this tick');
       expect(await run.section(/Budgets/).innerText()).toContain('1 of 200');
-      expect(await run.section('Blast radius').innerText()).toMatch(/\+1\s*−1/);
-      await screenshot(page, 'run-tick', { fullPage: true });
+      await run.tab(/^Changes/);
     });
-    await step('Approve & commit: the message is prefilled from the intent, and only the touched path is committed', async () => {
+    await step('Approve & commit from the action bar: the message is prefilled from the intent, and only the touched path is committed', async () => {
       const before = gitIn(tickRepo.root, 'rev-parse', 'HEAD').trim();
+      await run.actionBar().getByRole('button', { name: 'Approve & commit…' }).click();
       const offer = await visible(run.section('Approve & commit'));
       expect(await offer.getByRole('list', { name: 'Paths to commit' }).innerText()).toBe('src/a.ts');
       const message = offer.getByLabel('Commit message');
       expect(await message.inputValue()).toMatch(/^relais \S+: Change the value of a\.$/);
       await message.fill('Set a to 2 (approved in the window)');
-      await offer.getByRole('button', { name: 'Approve & commit' }).click();
+      await offer.getByRole('button', { name: 'Commit', exact: true }).click();
       const committed = await visible(run.section('Committed'), 30_000);
       const sha = gitIn(tickRepo.root, 'rev-parse', 'HEAD').trim();
       expect(sha).not.toBe(before);
@@ -353,7 +397,7 @@ describe('the Relay Desk window in a real browser', () => {
       expect(gitIn(tickRepo.root, 'log', '-1', '--format=%s%n%P', '--name-only').trim().split('\n')).toEqual(['Set a to 2 (approved in the window)', before, '', 'src/a.ts']);
       expect(tickRepo.gitStatus()).toBe('');
       await run.section('Approve & commit').waitFor({ state: 'detached' });
-      await screenshot(page, 'run-tick-committed', { fullPage: true });
+      await screenshot(page, 'run-tick-committed');
     });
     await step('the builder’s session passed 90% of its context: the window offers a handoff', async () => {
       const prompt = await visible(page.getByRole('region', { name: 'Hand off ticks?' }));

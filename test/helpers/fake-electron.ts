@@ -238,7 +238,7 @@ export function fakeElectron(initial: Partial<Pick<FakeElectronState, 'userData'
     Menu: { buildFromTemplate: (template) => template },
     Notification,
     clipboard: { readText: () => state.clipboardText, writeText: (text) => void (state.clipboardText = text) },
-    dialog: { showErrorBox: (title, content) => void state.errorBoxes.push({ title, content }) },
+    dialog: { showErrorBox: (title, content) => void state.errorBoxes.push({ title, content }), showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
     ipcMain: {
       handle: (channel, listener) => void state.ipcHandlers.set(channel, listener),
       removeHandler: (channel) => void state.ipcHandlers.delete(channel),

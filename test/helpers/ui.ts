@@ -102,7 +102,7 @@ export async function startRelayUi(options: { readonly args?: readonly string[];
   const link = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`relay ui printed no link in 30 s:\n${output}`)), 30_000);
     const look = (): void => {
-      const match = /Relay Desk is running at (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(output);
+      const match = /Relay Desk is running at (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+(?:&project=\S+)?)/.exec(output);
       // The line after the link ends the start-up output.
       if (match && output.includes('press Ctrl+C to stop)')) {
         clearTimeout(timer);

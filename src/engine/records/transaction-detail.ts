@@ -41,6 +41,8 @@ export function transactionDetail(root: string, read: ReadTransaction): PatchDet
             message: `${describeRollback(record)} The process applying it stopped before it finished (a crash, a kill or a power cut), so crash recovery put back ${restored.length > 0 ? restored.join(', ') : 'every file it had changed'}${record.recovered ? ` at ${record.recovered.at}` : ''}. The diff shows what the interrupted apply had written; apply the answer again to get it.`,
           }
         : null,
+    // A committed record keeps no answer text: a rolled-back one is retried by pasting it again.
+    answer: null,
   };
 }
 
@@ -65,8 +67,9 @@ export function unrecordedPatchDetail(patch: PatchResult, review: PatchReview | 
     revertOf: null,
     revertedBy: null,
     warnings: [...patch.warnings, ...(review?.warnings ?? [])],
-    // A refusal keeps its reply, closest lines and block, and the answer its text: the window offers both again.
-    error: patch.error ? { ...patch.error } : problem ? { code: problem.code, message: problem.message } : null,
-    ...(patch.answer !== undefined ? { answer: patch.answer } : {}),
+    // The refusal with what fixes it (reply, closest lines, block): the run detail offers them.
+    error: problem ? { ...problem } : null,
+    // Nothing was kept, so the answer is: "Retry" applies it again once the file is fixed.
+    answer: patch.status === 'applied' ? null : (patch.answer ?? null),
   };
 }

@@ -7,6 +7,7 @@ import { revertTransaction, type RevertRequest } from '../patch/revert.js';
 import { applyPatch, type ApplyPatchRequest, type PatchHooks, type PatchOutcome } from '../patch/transaction.js';
 import type { RelayErrorCode } from '../relay/errors.js';
 import type { Result } from '../result.js';
+import type { TickPreview } from '../tick/preview.js';
 
 /** Applies and reverts patch transactions (src/engine/patch). */
 export interface PatchEngine {
@@ -32,9 +33,11 @@ export interface TickStageEvent {
   readonly payload?: unknown;
 }
 
-/** Runs one Relais tick in a project (src/engine/tick, built by the tick issue). */
+/** Runs one Relais tick in a project (src/engine/tick). */
 export interface TickEngine {
   run(root: string, context: EngineContext & { readonly onEvent: (event: TickStageEvent) => void }): Promise<Result<TickResult>>;
+  /** What a tick would meet if it started now (the same preflight as `run`) and may spend; changes nothing. */
+  preview?(root: string, now: Date): Promise<TickPreview>;
 }
 
 export interface AskRequest {

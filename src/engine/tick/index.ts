@@ -1,5 +1,8 @@
 // The tick runner's public API: the CLI and the desktop runtime use only what is exported here.
 export { runTick, type RunTickOptions, type TickOutcome } from './tick.js';
+export { preflightTick, type Preflight, type PreflightMode } from './start.js';
+export { previewTick, type TickPreview, type TickAttemptLimits, type BudgetLine } from './preview.js';
+export { thisProcessRunner, type RunnerIdentity } from './project.js';
 export { initWorkspace, type InitResult } from './workspace.js';
 export { tickStatus, type TickStatus, type BudgetStatus } from './status.js';
 export { doctor, type DoctorReport, type DoctorCheck } from './doctor.js';

@@ -24,12 +24,23 @@ export interface Project {
   readonly prompts: { readonly orchestratorSystem: string; readonly orchestratorUser: string; readonly builderSystem: string; readonly builderUser: string };
 }
 
-/** Who runs the tick, for the checks that depend on it. */
+/**
+ * Who runs the tick, for the checks that depend on it. `uid` is required: a caller that left it
+ * out would skip the root check (the app once did), so every runner says who it is.
+ */
 export interface RunnerIdentity {
   /** Environment of child processes (Claude, verification). */
   readonly env?: SourceEnv;
   /** The runner's user id; 0 is root. Null where there is no such thing (Windows). */
-  readonly uid?: number | null;
+  readonly uid: number | null;
+}
+
+/**
+ * This process as a tick runner: the environment its children get and its user id. `relais run`
+ * and the app's tick engine both take their identity from here, so both meet the same checks.
+ */
+export function thisProcessRunner(env: SourceEnv): RunnerIdentity {
+  return { env, uid: typeof process.getuid === 'function' ? process.getuid() : null };
 }
 
 const INIT_HINT = `Run \`relais init\` at the repository root, then commit ${TICK_CONFIG_FILE} and the relais/ folder.`;

@@ -5,8 +5,8 @@ import { budgetWarnings } from './budgets.js';
 import type { TickCode, Verdict } from './codes.js';
 import { loadTickConfig, type TickConfig } from './config.js';
 import { inspectLock, type LockState } from './lock.js';
-import { checkStartable } from './preflight.js';
-import { openProject, type RunnerIdentity } from './project.js';
+import type { RunnerIdentity } from './project.js';
+import { preflightTick } from './start.js';
 import type { TickReport } from './report.js';
 import { countersOf, loadState, type Counters } from './state.js';
 import { checkReport } from './validate.js';
@@ -70,16 +70,12 @@ export async function tickStatus(options: RunnerIdentity & { readonly root: stri
     budgets,
   };
   if (!options.preflight) return status;
-  return { ...status, preflight: await preflightOnly(options, status.lock) };
+  return { ...status, preflight: await preflightOnly(options) };
 }
 
-async function preflightOnly(options: RunnerIdentity & { readonly root: string }, lock: LockState): Promise<NonNullable<TickStatus['preflight']>> {
-  const opened = await openProject(options.root, options);
-  const blocked = (b: { code: string; reason: string; remediation: string; details?: readonly string[] }) => ({ ready: false as const, code: b.code, reason: b.reason, remediation: b.remediation, details: b.details ?? [] });
-  if (!opened.ok) return blocked(opened.blocker);
-  if (lock.state === 'held') {
-    return blocked({ code: 'BLOCKED_LOCK_HELD', reason: `A tick is running (process ${lock.holder?.pid ?? 'unknown'}).`, remediation: 'Wait for it to finish.' });
-  }
-  const start = await checkStartable(opened.project, 'check');
-  return start.ok ? { ready: true, warnings: start.value.warnings } : blocked(start.blocker);
+async function preflightOnly(options: RunnerIdentity & { readonly root: string }): Promise<NonNullable<TickStatus['preflight']>> {
+  const pre = await preflightTick(options, { kind: 'check', at: new Date() });
+  if (pre.ok) return { ready: true, warnings: [...pre.notes, ...pre.start.warnings] };
+  const b = pre.blocker;
+  return { ready: false, code: b.code, reason: b.reason, remediation: b.remediation, details: b.details ?? [] };
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { bootId } from '../fs/process.js';
 import { ownFolder, resolveInsideRoot } from '../fs/safe-path.js';
 import { headCommit, headPosition, isAncestor } from '../git/head.js';
 import { blastLine, blastRadius, type BlastRadius, type TouchedFile } from './blast.js';
@@ -16,14 +15,14 @@ import { BuilderGuard, judgeRules } from './guard.js';
 import { writeHistory } from './history.js';
 import { effectiveLimits, judgeChange, type HeadState, type Judgement } from './judge.js';
 import { BudgetLedger } from './ledger.js';
-import { acquireTickLock, type LockAttempt } from './lock.js';
 import { orchestrate } from './orchestrate.js';
 import { paramRulesOf, planVerification } from './params.js';
-import { checkStartable, type Startable } from './preflight.js';
-import { openProject, type Project, type RunnerIdentity } from './project.js';
+import type { Startable } from './preflight.js';
+import type { Project, RunnerIdentity } from './project.js';
 import { buildReport, type TickReport } from './report.js';
 import { renderReportMd } from './render.js';
-import { planRollback, readRollbackIntent, removeRollbackIntent, rollback, rollbackIntentPath, waitForIndexLock, writeRollbackIntent, type RollbackResult } from './rollback.js';
+import { planRollback, removeRollbackIntent, rollback, rollbackIntentPath, writeRollbackIntent, type RollbackResult } from './rollback.js';
+import { preflightTick } from './start.js';
 import type { Task } from './task.js';
 import { collectTouched, diffPatch, trackedPatch } from './touched.js';
 import { checkReport } from './validate.js';
@@ -83,17 +82,6 @@ function finishBlocked(paths: WorkspacePaths, blocker: Blocker, runId: string | 
   return { verdict: 'blocked', code: blocker.code, runId, blocked: record, path: rel, detail: blocker.reason };
 }
 
-function lockBlocker(attempt: Extract<LockAttempt, { acquired: false }>, lockRel: string): Blocker {
-  const holder = attempt.holder;
-  const who = holder ? `process ${holder.pid} (run ${holder.run_id ?? 'unknown'}, started ${holder.started_at})` : 'another run';
-  return {
-    code: 'BLOCKED_LOCK_HELD',
-    reason: `Another tick holds ${lockRel}: ${who}; ${attempt.reason}.`,
-    remediation: `Wait for that tick to finish, then run again. If no relais process is running any more, delete ${lockRel} and run again.`,
-    lockHolder: holder ? { pid: holder.pid, started_at: holder.started_at, boot_id: holder.boot_id, run_id: holder.run_id ?? null } : null,
-  };
-}
-
 /**
  * Runs one tick: LOCK → PREFLIGHT → ORCHESTRATE → BUILD → JUDGE → REPORT → END. Never throws
  * for an expected outcome; every path ends with REPORT.json + REPORT.md or BLOCKED.json written.
@@ -101,23 +89,24 @@ function lockBlocker(attempt: Extract<LockAttempt, { acquired: false }>, lockRel
 export async function runTick(options: RunTickOptions): Promise<TickOutcome> {
   const clock = options.clock ?? (() => new Date());
   const emit = options.onEvent ?? (() => undefined);
-  const opened = await openProject(options.root, options);
-  if (!opened.ok) return finishBlocked(opened.paths, opened.blocker, null, clock, emit);
-  const project = opened.project;
   const startedAt = clock();
   const runId = newRunId(startedAt);
-  const attempt = acquireTickLock(project.paths.lock, { pid: process.pid, started_at: startedAt.toISOString(), boot_id: bootId(), run_id: runId }, startedAt.getTime());
-  if (!attempt.acquired) return finishBlocked(project.paths, lockBlocker(attempt, relativeToRoot(project.root, project.paths.lock)), null, clock, emit);
+  const pre = await preflightTick(options, { kind: 'run', runId, at: startedAt });
   try {
-    // A rollback a crashed run left unfinished is finished first (we hold the lock: its run is dead).
-    const unfinished = await finishInterruptedRollback(project);
-    if (unfinished) return finishBlocked(project.paths, unfinished, null, clock, emit);
-    const start = await checkStartable(project, 'run');
-    if (!start.ok) return finishBlocked(project.paths, start.blocker, null, clock, emit);
-    return await runStages(project, start.value, runId, startedAt, { ...options, clock, emit });
+    if (!pre.ok) return finishBlocked(pre.paths, pre.blocker, null, clock, emit);
+    return await runStages(pre.project, pre.start, runId, startedAt, { ...options, clock, emit });
   } finally {
-    attempt.lock.release();
+    pre.lock?.release();
   }
+}
+
+/**
+ * Why the tick was cancelled, in the words of whoever aborted it ("Relay Desk is shutting down");
+ * a bare abort (Ctrl+C in `relais run`, Cancel in the window) is the user's.
+ */
+function cancelReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error && reason.name !== 'AbortError' && reason.message ? reason.message : 'cancelled by the user';
 }
 
 /** Everything a finished tick reports, gathered stage by stage. */
@@ -200,7 +189,7 @@ async function runStages(project: Project, start: Startable, runId: string, star
     code = ctx.signal?.aborted ? 'STOP_INTERRUPTED' : await buildAndJudge(ctx, f, orch.task);
     if (ctx.signal?.aborted) {
       code = 'STOP_INTERRUPTED';
-      f.detail = 'cancelled by the user';
+      f.detail = cancelReason(ctx.signal);
     }
   } catch (error) {
     // An unexpected failure after the tick started still ends with a report and, when the
@@ -237,23 +226,6 @@ async function rollBackIfBuilt<C extends Exclude<TickCode, BlockedCode>>(ctx: Ti
   if (rb.clean) return code;
   f.detail = `${f.detail}; rollback incomplete: ${rb.problems.join('; ')}`;
   return 'STOP_INTERRUPTED';
-}
-
-/**
- * Finishes a rollback a dead run left half done (its intent is in .git/, where no clone can
- * put one). Returns a blocker when it cannot be finished; null when there was none or it is done.
- */
-async function finishInterruptedRollback(project: Project): Promise<Blocker | null> {
-  const intent = await rollbackIntentPath(project.root);
-  const found = readRollbackIntent(intent);
-  if (found.kind === 'none') return null;
-  const remediation = `Check \`git status\` and put the work tree back to the base commit by hand (git reset --hard; remove the files the tick created), then delete ${intent} and run again.`;
-  if (found.kind === 'damaged') return { code: 'BLOCKED_CRASH_RECOVERY_REQUIRED', reason: `An interrupted rollback left ${intent}, which cannot be read (${found.reason}).`, remediation };
-  await waitForIndexLock(project.root); // a git of the dead run may still be finishing
-  const rb = await rollback(project.root, found.plan);
-  if (!rb.clean) return { code: 'BLOCKED_CRASH_RECOVERY_REQUIRED', reason: `A rollback interrupted by a crash could not be finished: ${rb.problems.join('; ')}.`, remediation, details: rb.problems };
-  removeRollbackIntent(intent);
-  return null;
 }
 
 /** BUILD, JUDGE and verification; returns the code, leaving what it found in `f`. */

@@ -6,6 +6,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { assertNever } from '../lib/badges';
 import { connection, type ConnectionState } from '../transport/connection';
+import { relayCall } from '../data/client';
+import { liveStore } from '../data/live-store';
+import { queryKeys } from '../data/query-keys';
 
 const NEW_LINK = (
   <>
@@ -52,6 +55,11 @@ export function ConnectionBanner() {
     else if (wasLost.current) {
       wasLost.current = false;
       void client.invalidateQueries();
+      // Tasks this page followed that the runtime (perhaps a new one) does not know ended unheard.
+      void client
+        .fetchQuery({ queryKey: queryKeys.runtime(), queryFn: () => relayCall('getRuntimeState', {}), staleTime: 0 })
+        .then((runtime) => liveStore.reconcile(new Set(runtime.projects.flatMap((p) => [...(p.active ? [p.active.taskId] : []), ...p.queued.map((t) => t.taskId)]))))
+        .catch(() => undefined);
     }
   }, [state, client]);
   const text = message(state);

@@ -55,6 +55,11 @@ export function DiffModeToggle() {
   );
 }
 
+/** The id of a file's diff section on a run page, for links from the file index. */
+export function diffAnchor(index: number): string {
+  return `diff-file-${index}`;
+}
+
 /** A file as the contract gives it: stats plus its unified diff text. */
 export interface DiffFileInput {
   readonly path: string;
@@ -184,12 +189,12 @@ function FileDiffTable(props: { readonly file: FileDiff; readonly mode: DiffMode
 }
 
 /** One file: its header (path, change, +/-) and, when open, its diff. */
-export function FileDiffSection(props: { readonly input: DiffFileInput; readonly mode: DiffMode; readonly defaultOpen?: boolean; readonly headerExtra?: ReactNode }) {
+export function FileDiffSection(props: { readonly input: DiffFileInput; readonly mode: DiffMode; readonly defaultOpen?: boolean; readonly headerExtra?: ReactNode; readonly anchor?: string }) {
   const { input } = props;
   const parsed = useMemo(() => parseUnifiedDiff(input.diff)[0] ?? null, [input.diff]);
   const [open, setOpen] = useState(props.defaultOpen ?? true);
   return (
-    <section className="file-diff" aria-label={`Changes to ${input.path}`}>
+    <section className="file-diff" aria-label={`Changes to ${input.path}`} {...(props.anchor ? { id: props.anchor, tabIndex: -1 } : {})}>
       <header className="file-diff-header">
         <button type="button" className="disclosure" aria-expanded={open} onClick={() => setOpen(!open)}>
           <span aria-hidden="true">{open ? '▾' : '▸'}</span>
@@ -214,22 +219,22 @@ export function FileDiffList(props: { readonly files: readonly DiffFileInput[] }
   const openByDefault = props.files.length <= 8;
   return (
     <div className="file-diff-list">
-      {props.files.map((file) => (
-        <FileDiffSection key={file.path} input={file} mode={mode} defaultOpen={openByDefault} />
+      {props.files.map((file, i) => (
+        <FileDiffSection key={file.path} input={file} mode={mode} defaultOpen={openByDefault} anchor={diffAnchor(i)} />
       ))}
     </div>
   );
 }
 
-/** A whole multi-file diff text (a tick's diff.patch), split into files. */
-export function PatchTextDiff(props: { readonly text: string }) {
+/** A whole multi-file diff text (a tick's diff.patch), split into files (parse it once with parseUnifiedDiff). */
+export function PatchTextDiff(props: { readonly files: readonly FileDiff[] }) {
   const [mode] = useDiffMode();
-  const files = useMemo(() => parseUnifiedDiff(props.text), [props.text]);
+  const { files } = props;
   if (files.length === 0) return <p className="muted">The diff is empty.</p>;
   return (
     <div className="file-diff-list">
       {files.map((file, i) => (
-        <section key={`${file.path}-${i}`} className="file-diff" aria-label={`Changes to ${file.path}`}>
+        <section key={`${file.path}-${i}`} className="file-diff" aria-label={`Changes to ${file.path}`} id={diffAnchor(i)} tabIndex={-1}>
           <header className="file-diff-header">
             <span className="file-path">{file.path}</span>
             {file.oldPath === null ? <Badge tone="success">new</Badge> : file.newPath === null ? <Badge tone="danger">deleted</Badge> : null}

@@ -6,6 +6,8 @@ import { useCancelTask, useLiveTask, useRunOfTask } from '../data/hooks';
 import type { LiveTask } from '../data/live';
 import { noticeForResult } from '../data/live';
 import { Badge, ErrorBox, FailureBox } from './ui';
+import { CopyButton } from './CopyButton';
+import { RefusalCard } from './RefusalCard';
 
 const STATE_LABEL: Record<LiveTask['state'], string> = {
   queued: 'Queued…',
@@ -29,6 +31,9 @@ export function TaskStatus(props: { readonly taskId: string; readonly children?:
   }
   const running = task.state !== 'completed' && task.state !== 'failed';
   const outcome = task.result ? noticeForResult(task.result) : null;
+  // An answer the engine refused (not a person's "no"): its reason leads somewhere.
+  const patchError = task.result && (task.result.kind === 'patch' || task.result.kind === 'revert') && task.result.patch.status === 'rejected' ? task.result.patch.error : null;
+  const refusal = patchError && (patchError.reply || patchError.closest) ? patchError : null;
   return (
     <div className="task-status" data-task-state={task.state}>
       <div className="task-status-line" role="status" aria-live="polite">
@@ -42,9 +47,24 @@ export function TaskStatus(props: { readonly taskId: string; readonly children?:
         ) : null}
       </div>
       {cancel.isError ? <ErrorBox error={cancel.error} title="Could not cancel" /> : null}
-      {props.children?.(task)}
-      {task.state === 'failed' && task.error ? <FailureBox code={task.error.code} message={task.error.message} title={`The ${task.kind} failed`} /> : null}
-      {task.state === 'completed' && outcome ? (
+      {task.state === 'failed' && task.error?.code === 'NOTHING_TO_REVIEW' ? (
+        <div className="task-outcome tone-info" role="status">
+          <strong>Nothing to review.</strong> <span>{task.error.message.replace(/^Nothing to review:\s*/, '')}</span>
+        </div>
+      ) : (
+        props.children?.(task)
+      )}
+      {task.state === 'failed' && task.error && task.error.code !== 'NOTHING_TO_REVIEW' ? <FailureBox code={task.error.code} message={task.error.message} title={`The ${task.kind} failed`} /> : null}
+      {task.state === 'completed' && refusal ? (
+        <>
+          <RefusalCard error={refusal} title={outcome?.title ?? 'The answer was refused'} />
+          {refusal.reply ? (
+            <div className="button-row">
+              <CopyButton label="Copy reply for the assistant" className="button primary" getText={() => refusal.reply ?? ''} copiedLabel="Reply copied ✓" />
+            </div>
+          ) : null}
+        </>
+      ) : task.state === 'completed' && outcome ? (
         outcome.tone === 'danger' && outcome.code ? (
           <FailureBox code={outcome.code} message={outcome.message} title={outcome.title} />
         ) : (

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { queriesToInvalidate } from './invalidation';
 import { liveStore } from './live-store';
+import { connection } from '../transport/connection';
 import type { QueryPrefix } from './query-keys';
 
 const COALESCE_MS = 30;
@@ -20,6 +21,8 @@ export function EventBridge(): null {
       pending.clear();
       for (const queryKey of prefixes) void client.invalidateQueries({ queryKey: [...queryKey] });
     };
+    // A runtime restarted after a crash counts from lower down: its events are new, not replays.
+    const stopRestart = connection.onRuntimeRestart((seq) => liveStore.restartFrom(seq));
     const stop = window.relay.onEvent((envelope) => {
       liveStore.dispatch(envelope);
       for (const prefix of queriesToInvalidate(envelope.event)) pending.set(JSON.stringify(prefix), prefix);
@@ -27,6 +30,7 @@ export function EventBridge(): null {
     });
     return () => {
       stop();
+      stopRestart();
       if (timer !== null) clearTimeout(timer);
     };
   }, [client]);

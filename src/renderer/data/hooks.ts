@@ -123,6 +123,16 @@ export function useRevert() {
   return useMutation({ mutationFn: (input: ChannelInput<'revert'>) => relayCall('revert', input) });
 }
 
+/** "Retry after I edit the file": the kept answer of a run, applied again. */
+export function useRetryAnswer() {
+  return useMutation({ mutationFn: (input: ChannelInput<'retryAnswer'>) => relayCall('retryAnswer', input) });
+}
+
+/** What a tick would meet and may spend if it started now; asked afresh each time the confirmation opens. */
+export function useTickPreview(projectId: string | null) {
+  return useQuery({ queryKey: queryKeys.tickPreview(projectId ?? ''), queryFn: () => relayCall('previewTick', { projectId: projectId! }), enabled: projectId !== null, staleTime: 0, gcTime: 0 });
+}
+
 export function useRunTick() {
   return useMutation({ mutationFn: (projectId: string) => relayCall('runTick', { projectId }) });
 }

@@ -5,6 +5,9 @@
 import type { EventEnvelope, RuntimeEvent } from '../../shared/events.js';
 import type { FailureData, PatchResult, TaskKind, TaskResult } from '../../shared/schemas.js';
 import { assertNever } from '../lib/badges';
+import { addNotice, type Notice, type NoticeTone } from './notices';
+
+export { MAX_NOTICES } from './notices';
 
 export type LiveTaskState = 'queued' | 'running' | 'waiting-approval' | 'cancelling' | 'completed' | 'failed';
 
@@ -25,20 +28,7 @@ export interface LiveTask {
   readonly updatedAt: number;
 }
 
-export type NoticeTone = 'success' | 'info' | 'warning' | 'danger';
-
-export interface Notice {
-  readonly id: number;
-  readonly tone: NoticeTone;
-  readonly title: string;
-  readonly message: string;
-  readonly code: string | null;
-  readonly taskId: string | null;
-  readonly projectId: string | null;
-  readonly ts: number;
-  /** For a refused answer: the reply for the assistant (the notice offers to copy it). */
-  readonly reply?: string;
-}
+export type { Notice, NoticeTone } from './notices';
 
 export interface LiveState {
   readonly tasks: Readonly<Record<string, LiveTask>>;
@@ -52,8 +42,6 @@ export const EMPTY_LIVE: LiveState = { tasks: {}, order: [], notices: [], lastSe
 
 /** Tasks remembered (older ones are forgotten: their outcome is in History). */
 export const MAX_TASKS = 200;
-/** Notices kept (the newest). */
-export const MAX_NOTICES = 6;
 /** Streamed text kept per task: the answer is saved in the run anyway. */
 export const MAX_OUTPUT_CHARS = 2_000_000;
 
@@ -81,9 +69,9 @@ function update(state: LiveState, taskId: string, ts: number, change: (task: Liv
   return withTask(state, { ...task, ...change(task), updatedAt: ts });
 }
 
-function withNotice(state: LiveState, seq: number, ts: number, notice: Omit<Notice, 'id' | 'ts'> | null): LiveState {
+function withNotice(state: LiveState, seq: number, ts: number, notice: Omit<Notice, 'id' | 'ts' | 'count'> | null): LiveState {
   if (!notice) return state;
-  return { ...state, notices: [...state.notices, { ...notice, id: seq, ts }].slice(-MAX_NOTICES) };
+  return { ...state, notices: addNotice(state.notices, notice, seq, ts) };
 }
 
 /** "2 files, 1 rolled back" and friends: a patch task's outcome in a sentence. */
@@ -107,7 +95,7 @@ export function describePatchResult(patch: PatchResult): { tone: NoticeTone; tit
 }
 
 /** The notice for an answer that reached no project: which one it names, or why it fits none. */
-export function noticeForUnrouted(event: Extract<RuntimeEvent, { type: 'patch.unrouted' }>): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId'> {
+export function noticeForUnrouted(event: Extract<RuntimeEvent, { type: 'patch.unrouted' }>): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId' | 'count'> {
   if (event.reason === 'unknown-project') {
     return { tone: 'danger', title: `No watching project for projectId "${event.projectId}"`, message: 'The copied answer was not applied. Register that project (or turn its watching on), then copy the answer again.', code: 'UNKNOWN_PROJECT' };
   }
@@ -122,7 +110,7 @@ export function noticeForUnrouted(event: Extract<RuntimeEvent, { type: 'patch.un
 }
 
 /** The notice for a finished task: what happened, in a sentence, with the engine’s code when it failed. */
-export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId'> {
+export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId' | 'count'> {
   switch (result.kind) {
     case 'patch':
       return describePatchResult(result.patch);
@@ -148,6 +136,15 @@ export function noticeForResult(result: TaskResult): Omit<Notice, 'id' | 'ts' | 
     default:
       return assertNever(result);
   }
+}
+
+const TASK_NAME: Record<TaskKind, string> = { patch: 'Patch', revert: 'Revert', tick: 'Tick', ask: 'Question', review: 'Review', handoff: 'Handoff brief', commit: 'Commit' };
+
+/** The notice for a task that failed: a refusal that is not a problem (nothing to review, cancelled) reads as information. */
+export function noticeForFailure(kind: TaskKind, error: FailureData): Omit<Notice, 'id' | 'ts' | 'taskId' | 'projectId' | 'count'> {
+  if (error.code === 'NOTHING_TO_REVIEW') return { tone: 'info', title: 'Nothing to review', message: error.message, code: null };
+  if (error.code === 'CANCELLED') return { tone: 'info', title: `${TASK_NAME[kind]} cancelled`, message: error.message, code: error.code };
+  return { tone: 'danger', title: `${TASK_NAME[kind]} failed`, message: error.message, code: error.code };
 }
 
 /** Folds one event into the live state. Events at or below `lastSeq` (replays) are ignored. */
@@ -187,7 +184,7 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
     }
     case 'task.failed': {
       const next = update(state, event.taskId, ts, () => ({ state: 'failed', error: event.error, result: event.result }));
-      return withNotice(next, seq, ts, { tone: 'danger', title: `${event.kind} failed`, message: event.error.message, code: event.error.code, taskId: event.taskId, projectId: event.projectId });
+      return withNotice(next, seq, ts, { ...noticeForFailure(event.kind, event.error), taskId: event.taskId, projectId: event.projectId });
     }
     case 'tick.stage':
       return update(state, event.taskId, ts, (t) => ({ stages: [...t.stages, event.stage] }));
@@ -249,6 +246,26 @@ function reduceEvent(state: LiveState, { seq, ts, event }: EventEnvelope): LiveS
   }
 }
 
+/**
+ * After a reconnection: tasks the window still shows as running that the runtime no longer knows
+ * ended while it could not hear (Relay Desk stopped or crashed); they are marked failed, so no
+ * page waits on them forever. `seq` (when the runtime was restarted) is where events count from now.
+ */
+export function reconcileLive(state: LiveState, knownTaskIds: ReadonlySet<string>, now: number): LiveState {
+  let next = state;
+  for (const id of state.order) {
+    const task = next.tasks[id];
+    if (!task || task.state === 'completed' || task.state === 'failed' || knownTaskIds.has(id)) continue;
+    next = withTask(next, {
+      ...task,
+      state: 'failed',
+      updatedAt: now,
+      error: { code: 'TASK_INTERRUPTED', message: 'Relay Desk stopped while this task was running, so it did not finish here. Its outcome, if it left one, is in History; start it again if it is not.' },
+    });
+  }
+  return next;
+}
+
 /** Drops one notice (the person closed it). */
 export function dismissNotice(state: LiveState, id: number): LiveState {
   return { ...state, notices: state.notices.filter((n) => n.id !== id) };
@@ -259,6 +276,10 @@ export interface LiveStore {
   getState(): LiveState;
   dispatch(envelope: EventEnvelope): void;
   dismiss(id: number): void;
+  /** Marks tasks the runtime no longer knows as interrupted (see reconcileLive). */
+  reconcile(knownTaskIds: ReadonlySet<string>): void;
+  /** Counts events from `seq` again: the runtime was restarted and lost the tail of its log. */
+  restartFrom(seq: number): void;
   subscribe(listener: () => void): () => void;
 }
 
@@ -274,6 +295,8 @@ export function createLiveStore(initial: LiveState = EMPTY_LIVE): LiveStore {
     getState: () => state,
     dispatch: (envelope) => set(reduceLive(state, envelope)),
     dismiss: (id) => set(dismissNotice(state, id)),
+    reconcile: (known) => set(reconcileLive(state, known, Date.now())),
+    restartFrom: (seq) => set({ ...state, lastSeq: Math.min(state.lastSeq, seq) }),
     subscribe: (listener) => {
       listeners.add(listener);
       return () => {

@@ -18,10 +18,13 @@ export const queryKeys = {
   appSettings: () => ['appSettings'] as const,
   systemPrompt: (projectId: string) => ['systemPrompt', projectId] as const,
   handoffPreview: (projectId: string, target: string | null) => ['handoffPreview', projectId, target] as const,
+  tickPreview: (projectId: string) => ['tickPreview', projectId] as const,
+  hostInfo: () => ['hostInfo'] as const,
+  checkFolder: (path: string) => ['checkFolder', path] as const,
 } as const;
 
 /** The first element of every key: what a query reads. */
-export type QueryRoot = 'projects' | 'runs' | 'run' | 'runtime' | 'appSettings' | 'systemPrompt' | 'handoffPreview';
+export type QueryRoot = 'projects' | 'runs' | 'run' | 'runtime' | 'appSettings' | 'systemPrompt' | 'handoffPreview' | 'tickPreview' | 'hostInfo' | 'checkFolder';
 
 /** A key prefix to invalidate: a whole root, or a root narrowed to one project. */
 export type QueryPrefix = readonly [QueryRoot] | readonly ['handoffPreview', string];

@@ -52,11 +52,31 @@ export const markdownComponents: Components = {
 
 const remarkPlugins = [remarkGfm];
 
-/** Renders Markdown under the rules above. */
-export function RenderedMarkdown(props: { readonly text: string; readonly className?: string }): ReactNode {
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
+
+/** The components with every heading moved `offset` levels down (capped at h6), so a document's "#" fits under the page's own headings. */
+function withHeadingOffset(offset: number): Components {
+  if (offset <= 0) return markdownComponents;
+  const shifted: Components = { ...markdownComponents };
+  HEADINGS.forEach((tag, i) => {
+    const target = HEADINGS[Math.min(HEADINGS.length - 1, i + offset)]!;
+    shifted[tag] = ({ node: _node, ...rest }) => createElement(target, { ...rest, className: `md-${tag}` });
+  });
+  return shifted;
+}
+
+const shiftedComponents = new Map<number, Components>();
+
+/**
+ * Renders Markdown under the rules above. `headingOffset` moves its headings down (2 under a
+ * page's h2), so heading levels stay in order; the look of each level is kept.
+ */
+export function RenderedMarkdown(props: { readonly text: string; readonly className?: string; readonly headingOffset?: number }): ReactNode {
+  const offset = props.headingOffset ?? 0;
+  if (!shiftedComponents.has(offset)) shiftedComponents.set(offset, withHeadingOffset(offset));
   return createElement(
     'div',
     { className: `markdown${props.className ? ` ${props.className}` : ''}` },
-    createElement(Markdown, { remarkPlugins, components: markdownComponents, skipHtml: true, urlTransform: safeUrl }, props.text),
+    createElement(Markdown, { remarkPlugins, components: shiftedComponents.get(offset)!, skipHtml: true, urlTransform: safeUrl }, props.text),
   );
 }

@@ -166,3 +166,36 @@ export function budgetMeters(state: unknown, milestoneId: string | null, limits:
   });
   return { milestoneId: id, meters };
 }
+
+/**
+ * The meters as of the tick: REPORT.json's budgets hold the milestone's counters when the tick
+ * ended, so an old tick shows what it left, not what STATE.json says today.
+ */
+export function budgetMetersAsOfTick(report: unknown, limits: TickDetail['budgetLimits']): { milestoneId: string | null; meters: BudgetMeter[] } {
+  const budgets = object(object(report)?.budgets);
+  const milestoneId = str(budgets?.milestone_id);
+  if (!budgets || !milestoneId) return { milestoneId, meters: [] };
+  const used: Json = {};
+  for (const [counter] of COUNTERS) if (num(budgets[counter]) !== null) used[counter] = budgets[counter];
+  if (Object.keys(used).length === 0) return { milestoneId, meters: [] };
+  return budgetMeters({ milestones: { [milestoneId]: used } }, milestoneId, limits);
+}
+
+/** What the tick's Claude calls cost (meta.json: orchestrator calls and the builder's); null when none reported a cost. */
+export function tickCostUsd(meta: unknown): number | null {
+  const record = object(meta) ?? {};
+  const costs: number[] = [];
+  const take = (call: unknown): void => {
+    const cost = num(object(call)?.cost_usd);
+    if (cost !== null && cost >= 0) costs.push(cost);
+  };
+  const calls = object(record.orchestrator)?.calls;
+  if (Array.isArray(calls)) calls.forEach(take);
+  take(object(record.builder)?.call);
+  return costs.length > 0 ? Math.round(costs.reduce((a, b) => a + b, 0) * 1e6) / 1e6 : null;
+}
+
+/** "$0.42". */
+export function formatUsd(usd: number): string {
+  return money(usd);
+}

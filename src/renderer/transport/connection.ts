@@ -21,13 +21,27 @@ export interface ConnectionStore {
   getState(): ConnectionState;
   set(state: ConnectionState): void;
   subscribe(listener: () => void): () => void;
+  /** The transport found a restarted runtime counting events from `seq` (see socket-transport.ts). */
+  runtimeRestarted(seq: number): void;
+  /** Calls `listener` (at once, before any later event is delivered) each time that happens. */
+  onRuntimeRestart(listener: (seq: number) => void): () => void;
 }
 
 /** A minimal external store for useSyncExternalStore. */
 export function createConnectionStore(initial: ConnectionState = 'open'): ConnectionStore {
   let state = initial;
   const listeners = new Set<() => void>();
+  const restartListeners = new Set<(seq: number) => void>();
   return {
+    runtimeRestarted: (seq) => {
+      for (const listener of [...restartListeners]) listener(seq);
+    },
+    onRuntimeRestart: (listener) => {
+      restartListeners.add(listener);
+      return () => {
+        restartListeners.delete(listener);
+      };
+    },
     getState: () => state,
     set: (next) => {
       if (next === state) return;

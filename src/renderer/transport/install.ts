@@ -39,6 +39,7 @@ export function installRelay(): RelayApi {
     // started on the wrong data folder, and the right one, started again, will know it.
     probe: () => (session === null ? Promise.resolve('unknown' as const) : checkSession(fetchFn, base, session)),
     onStatus: connection.set,
+    onRuntimeRestart: connection.runtimeRestarted,
   });
   const api = buildRelayApi(transport);
   Object.defineProperty(window, 'relay', { value: api, writable: false, configurable: false });

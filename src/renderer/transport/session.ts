@@ -4,7 +4,7 @@
 // sent with every call. Written against the few browser interfaces it uses, so Node tests can
 // drive it against the real server.
 import type { HttpRefusalCode } from '../../shared/transport-errors.js';
-import { LAUNCH_FRAGMENT_KEY, SESSION_CHECK_PATH, SESSION_PATH, type RefusalBody } from '../../shared/wire.js';
+import { LAUNCH_FRAGMENT_KEY, LAUNCH_PROJECT_KEY, SESSION_CHECK_PATH, SESSION_PATH, type RefusalBody } from '../../shared/wire.js';
 
 /** Where the session secret is kept in sessionStorage. */
 export const SESSION_STORAGE_KEY = 'relay-desk.session';
@@ -29,13 +29,18 @@ export type FetchLike = (url: string, init: { method: string; headers: Record<st
 
 /**
  * Takes the launch token out of `#token=…` and out of the address bar and history (replaceState
- * keeps no entry with it). Returns null when the fragment has none (a hash route, or nothing).
+ * keeps no entry with it). A `&project=<id>` beside it (`relay ui` started in a project) leaves
+ * the page on that project's history instead. Returns null when the fragment has no token (a hash
+ * route, or nothing).
  */
 export function takeLaunchToken(location: LocationLike, history: HistoryLike): string | null {
   const fragment = location.hash.replace(/^#/, '');
   if (!fragment.startsWith(`${LAUNCH_FRAGMENT_KEY}=`)) return null;
-  const token = new URLSearchParams(fragment).get(LAUNCH_FRAGMENT_KEY);
-  history.replaceState(null, '', `${location.pathname}${location.search}`);
+  const params = new URLSearchParams(fragment);
+  const token = params.get(LAUNCH_FRAGMENT_KEY);
+  const project = params.get(LAUNCH_PROJECT_KEY);
+  const route = project ? `#/history?${new URLSearchParams({ project }).toString()}` : '';
+  history.replaceState(null, '', `${location.pathname}${location.search}${route}`);
   return token || null;
 }
 

@@ -34,6 +34,12 @@ export interface SocketTransportOptions {
   readonly reconnectMs?: number;
   /** Told when the socket opens, and when it closes without `close()` having been called (and why, once known). */
   readonly onStatus?: (status: TransportStatus) => void;
+  /**
+   * Told when a reconnection finds a runtime whose last event is older than the last one seen:
+   * Relay Desk was restarted and lost the tail of its event log (a crash). Events are counted
+   * from `seq` again, so the new runtime's events are not taken for replays.
+   */
+  readonly onRuntimeRestart?: (seq: number) => void;
 }
 
 export interface SocketTransport {
@@ -89,11 +95,19 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
       const queued = outbox;
       outbox = [];
       for (const frame of queued) current.send(frame);
-      // Catch up on events missed while disconnected.
+      // Catch up on events missed while disconnected; a runtime that counts from lower down was
+      // restarted after a crash, and its events would otherwise be dropped as already seen.
       if (lastSeq > 0) {
-        void invoke('replayEvents', { since: lastSeq }).then((reply) => {
+        void (async () => {
+          const state = await invoke('getRuntimeState', {});
+          const runtimeSeq = state.ok ? (state.value as { lastSeq: number }).lastSeq : null;
+          if (runtimeSeq !== null && runtimeSeq < lastSeq) {
+            lastSeq = runtimeSeq;
+            options.onRuntimeRestart?.(runtimeSeq);
+          }
+          const reply = await invoke('replayEvents', { since: lastSeq });
           if (reply.ok) for (const envelope of (reply.value as { events: EventEnvelope[] }).events) deliver(envelope);
-        });
+        })();
       }
     });
     current.addEventListener('message', (event) => {

@@ -2,7 +2,7 @@
 // task.waiting-approval, and found by getRuntimeState when the window opens late). Each file
 // can be unchecked (partial approval: unchecked files roll back). Hard to misclick: a native
 // modal <dialog>, buttons far apart and inert for a moment after it opens, no plain-Enter
-// approve, and the linter's verdict above the files.
+// approve, Esc asks before it rejects, and the linter's verdict above the files.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { RuntimeState } from '../../shared/contract.js';
@@ -13,6 +13,7 @@ import { useApprove, useProjects, useReject, useRuntimeState } from '../data/hoo
 import { queryKeys } from '../data/query-keys';
 import { approvalKeep, approveLabel, shortcutLabels } from '../lib/approval';
 import { blastOfFiles, formatBlast } from '../lib/blast';
+import { RenderedMarkdown } from '../lib/markdown';
 
 /** Clicks and shortcuts are ignored this long after a new approval appears (it may pop up mid-keystroke). */
 export const ARM_DELAY_MS = 600;
@@ -39,6 +40,9 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [armed, setArmed] = useState(false);
   const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set(review.files.map((f) => f.path)));
+  // Esc is easy to press by accident (to close something else): it asks first.
+  const [confirmingReject, setConfirmingReject] = useState(false);
+  const keepReviewingRef = useRef<HTMLButtonElement>(null);
   const [mode] = useDiffMode();
   const headingId = useId();
   const paths = useMemo(() => review.files.map((f) => f.path), [review.files]);
@@ -69,11 +73,19 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
     if (!armed || busy) return;
     reject.mutate({ approvalId: approval.approvalId }, { onSettled: settled });
   };
+  const askToReject = (): void => {
+    if (!armed || busy) return;
+    setConfirmingReject(true);
+  };
+  const onEscape = (): void => {
+    if (confirmingReject) setConfirmingReject(false);
+    else askToReject();
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>): void => {
     if (event.key === 'Escape') {
       // Handled here so the browser's own Esc (which closes a dialog) never hides an undecided patch.
       event.preventDefault();
-      doReject();
+      onEscape();
     } else if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
       event.preventDefault();
       doApprove();
@@ -87,9 +99,30 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
   };
   const blast = blastOfFiles(review.files);
   const linter = review.linter;
+  const reasoning = [review.promptSummary, ...review.reasoning].filter((p): p is string => Boolean(p && p.trim())).join('\n\n');
+
+  const askedOnce = useRef(false);
+  useEffect(() => {
+    // The safe answer has the focus: Enter or Space after Esc keeps the patch under review; when
+    // the question goes away, the focus goes back to the title (never to the page behind).
+    if (confirmingReject) {
+      askedOnce.current = true;
+      keepReviewingRef.current?.focus();
+    } else if (askedOnce.current) headingRef.current?.focus();
+  }, [confirmingReject]);
 
   return (
-    <dialog ref={dialogRef} className="approval-dialog" aria-labelledby={headingId} onKeyDown={onKeyDown} onCancel={(e) => e.preventDefault()}>
+    <dialog
+      ref={dialogRef}
+      className="approval-dialog"
+      aria-labelledby={headingId}
+      onKeyDown={onKeyDown}
+      onCancel={(event) => {
+        // Esc while the focus is outside the dialog's controls reaches us as "cancel": same rule.
+        event.preventDefault();
+        onEscape();
+      }}
+    >
       <div className="dialog-body">
         <header className="dialog-header">
           <div>
@@ -136,13 +169,10 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
           <p className="muted small">No linter is configured for this project.</p>
         )}
 
-        {review.reasoning.length > 0 || review.promptSummary ? (
+        {reasoning ? (
           <details className="reasoning-block">
             <summary>The LLM’s reasoning</summary>
-            {review.promptSummary ? <p>{review.promptSummary}</p> : null}
-            {review.reasoning.map((p, i) => (
-              <p key={i}>{p}</p>
-            ))}
+            <RenderedMarkdown text={reasoning} headingOffset={2} />
           </details>
         ) : null}
 
@@ -182,6 +212,18 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
         {approve.isError ? <ErrorBox error={approve.error} title="The approval was not taken" /> : null}
         {reject.isError ? <ErrorBox error={reject.error} title="The rejection was not taken" /> : null}
       </div>
+      {confirmingReject ? (
+        <footer className="dialog-footer confirm-reject" role="group" aria-label="Reject this patch?">
+          <strong>Reject this patch?</strong> <span className="muted small">Every file goes back to how it was.</span>
+          <span className="spacer" />
+          <button type="button" className="button danger" onClick={doReject} disabled={!armed || busy}>
+            {reject.isPending ? 'Rejecting…' : 'Reject patch'}
+          </button>
+          <button type="button" ref={keepReviewingRef} className="button" onClick={() => setConfirmingReject(false)} disabled={busy}>
+            Keep reviewing <Kbd>Esc</Kbd>
+          </button>
+        </footer>
+      ) : (
       <footer className="dialog-footer">
         <button type="button" className="button danger-outline" onClick={doReject} disabled={!armed || busy}>
           {reject.isPending ? 'Rejecting…' : 'Reject'} <Kbd>{labels.reject}</Kbd>
@@ -192,6 +234,7 @@ function ApprovalDialog(props: { readonly approval: PendingApproval; readonly po
           {approve.isPending ? 'Approving…' : approveLabel(review.files.length, checked.size)} <Kbd>{labels.approve}</Kbd>
         </button>
       </footer>
+      )}
     </dialog>
   );
 }

@@ -40,7 +40,7 @@ export function StreamedAnswer(props: { readonly task: LiveTask }) {
       <h2 id="streamed-heading">Answer{done && task.result && (task.result.kind === 'ask' || task.result.kind === 'review') ? ` from ${task.result.relay.backend}` : ''}</h2>
       {text === '' && !done ? <p className="muted">Waiting for the first words…</p> : null}
       {done ? (
-        <RenderedMarkdown text={text} />
+        <RenderedMarkdown text={text} headingOffset={2} />
       ) : (
         <pre className="streaming" role="log" aria-live="polite" aria-label="Streamed answer">
           {text}

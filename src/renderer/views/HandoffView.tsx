@@ -24,9 +24,9 @@ function ValidationList(props: { readonly title: string; readonly what: string; 
   const { report } = props;
   return (
     <section className={`validation card tone-${report.ok ? (report.warnings.length > 0 ? 'warning' : 'success') : 'danger'}`} aria-label={props.title}>
-      <h3>
+      <h2>
         {props.title} <Badge tone={report.ok ? 'success' : 'danger'}>{report.ok ? 'passes' : 'refused'}</Badge>
-      </h3>
+      </h2>
       <p className="muted small">{props.what}</p>
       {report.errors.length === 0 && report.warnings.length === 0 ? <p className="small">No findings.</p> : null}
       <ul className="issues">
@@ -224,7 +224,7 @@ export function HandoffView(props: { readonly projectId: string }) {
                   </button>
                 </div>
               </div>
-              {showRaw ? <pre className="log brief-raw">{data.markdown}</pre> : <RenderedMarkdown text={data.markdown} />}
+              {showRaw ? <pre className="log brief-raw">{data.markdown}</pre> : <RenderedMarkdown text={data.markdown} headingOffset={2} />}
             </section>
           ) : (
             <ErrorBox error={{ code: 'BRIEF_REFUSED', message: 'The brief holds secret-looking text, so it is not shown. The findings above name the pattern and the line.' }} />

@@ -13,6 +13,7 @@ import { useProjects, useRunPages } from '../data/hooks';
 import type { RunFilter } from '../data/query-keys';
 import { kindLabel, RUN_KINDS, RUN_STATUSES, statusLook, verdictLook } from '../lib/badges';
 import { filesLabel, groupDigits, parseBlastSummary } from '../lib/blast';
+import { Welcome } from './Welcome';
 
 const ROW_HEIGHT = 64;
 /** Start fetching the next page this many rows before the end. */
@@ -184,6 +185,9 @@ function RunList(props: { readonly filter: RunFilter }) {
 }
 
 export function HistoryView(props: { readonly filter: RunFilter }) {
+  const projects = useProjects();
+  // The first window: nothing registered yet, so nothing to list; say what the app is for instead.
+  if (projects.data && projects.data.length === 0 && !props.filter.projectId && !props.filter.kind && !props.filter.status) return <Welcome />;
   return (
     <div className="view view-history">
       <header className="view-header">

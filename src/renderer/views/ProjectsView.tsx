@@ -1,52 +1,19 @@
-// Projects: register a folder, and per project its settings (approval policy, linter,
+// Projects: add a folder, and per project its settings (approval policy, linter,
 // clipboard watching), its system prompt, and the ways to start work on it.
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { ApprovalPolicy, Project } from '../../shared/schemas.js';
 import { href } from '../app/routes';
-import { SettingSwitch, SubmitRow } from '../components/controls';
+import { SettingSwitch } from '../components/controls';
 import { CopyButton } from '../components/CopyButton';
 import { TaskStatus } from '../components/TaskStatus';
 import { Badge, Empty, ErrorBox, Loading } from '../components/ui';
 import { relayCall } from '../data/client';
-import { useProjects, useRegisterProject, useReindex, useRemoveProject, useRunTick, useUpdateSettings } from '../data/hooks';
+import { useProjects, useReindex, useRemoveProject, useRunTick, useUpdateSettings } from '../data/hooks';
 import { queryKeys } from '../data/query-keys';
 import { shellLine } from '../lib/shell';
-
-function RegisterForm() {
-  const register = useRegisterProject();
-  const [root, setRoot] = useState('');
-  const [projectId, setProjectId] = useState('');
-  const rootId = useId();
-  const idId = useId();
-  const submit = (event: FormEvent): void => {
-    event.preventDefault();
-    register.mutate({ root: root.trim(), ...(projectId.trim() ? { projectId: projectId.trim() } : {}) }, { onSuccess: () => setRoot('') });
-  };
-  return (
-    <form className="card register-form" onSubmit={submit} aria-labelledby="register-heading">
-      <h2 id="register-heading">Register a folder</h2>
-      <p className="muted small">Its relay.config.json is read, or created (as `relay init` would) when it has none.</p>
-      <div className="form-row">
-        <label htmlFor={rootId}>Project folder (absolute path)</label>
-        <input id={rootId} type="text" value={root} onChange={(e) => setRoot(e.target.value)} placeholder="/home/me/code/my-project" spellCheck={false} autoComplete="off" required />
-      </div>
-      <div className="form-row">
-        <label htmlFor={idId}>
-          projectId <span className="muted">(optional; only used when the folder has no relay.config.json — default: the folder name)</span>
-        </label>
-        <input id={idId} type="text" value={projectId} onChange={(e) => setProjectId(e.target.value)} spellCheck={false} autoComplete="off" />
-      </div>
-      <SubmitRow label="Register" pendingLabel="Registering…" pending={register.isPending} disabled={root.trim() === ''} />
-      {register.isError ? <ErrorBox error={register.error} title="The folder was not registered" /> : null}
-      {register.isSuccess ? (
-        <p className="success-line" role="status">
-          Registered <strong>{register.data.name}</strong> with projectId <code>{register.data.projectId}</code>.
-        </p>
-      ) : null}
-    </form>
-  );
-}
+import { TickConfirm } from './TickConfirm';
+import { AddProjectForm } from './AddProject';
 
 function toLocalInput(iso: string): string {
   const d = new Date(iso);
@@ -183,6 +150,7 @@ function ProjectActions(props: { readonly project: Project }) {
   const client = useQueryClient();
   const tick = useRunTick();
   const reindex = useReindex();
+  const [confirmingTick, setConfirmingTick] = useState(false);
   const { projectId } = props.project;
   return (
     <div className="project-actions">
@@ -201,8 +169,8 @@ function ProjectActions(props: { readonly project: Project }) {
         <a className="button" href={href.handoff(projectId)}>
           Hand off
         </a>
-        <button type="button" className="button" disabled={tick.isPending} onClick={() => tick.mutate(projectId)}>
-          Run tick
+        <button type="button" className="button" disabled={tick.isPending || confirmingTick} onClick={() => setConfirmingTick(true)}>
+          Run tick…
         </button>
         <a className="button subtle" href={href.history({ projectId })}>
           History
@@ -211,6 +179,15 @@ function ProjectActions(props: { readonly project: Project }) {
           {reindex.isPending ? 'Reindexing…' : 'Reindex'}
         </button>
       </div>
+      {confirmingTick ? (
+        <TickConfirm
+          projectId={projectId}
+          projectName={props.project.name}
+          starting={tick.isPending}
+          onClose={() => setConfirmingTick(false)}
+          onStart={() => tick.mutate(projectId, { onSettled: () => setConfirmingTick(false) })}
+        />
+      ) : null}
       {tick.isError ? <ErrorBox error={tick.error} title="The tick was not started" /> : null}
       {tick.data ? <TaskStatus taskId={tick.data.taskId} cancellable /> : null}
       {reindex.isError ? <ErrorBox error={reindex.error} title="Reindex failed" /> : null}
@@ -264,11 +241,11 @@ export function ProjectsView() {
       <header className="view-header">
         <h1 tabIndex={-1}>Projects</h1>
       </header>
-      <RegisterForm />
+      <AddProjectForm />
       {projects.isPending ? <Loading label="Loading projects…" /> : null}
       {projects.isError ? <ErrorBox error={projects.error} title="The projects could not be loaded" /> : null}
       {projects.data && projects.data.length === 0 ? (
-        <Empty title="No projects yet.">Register a folder above. Each project gets a projectId; answers name it, so they land in the right folder.</Empty>
+        <Empty title="No projects yet.">Add a folder above. Each project gets a projectId; answers name it, so they land in the right folder.</Empty>
       ) : null}
       {projects.data?.map((project) => <ProjectCard key={project.projectId} project={project} />)}
     </div>

@@ -1,4 +1,5 @@
-// One run: its header (what, where, when, outcome) and the panel of its kind.
+// One run: its header (what, where, when, outcome) and the panel of its kind (patch and tick
+// panels open on the change, with their actions in a bar that stays in view).
 import type { RunDetail } from '../../shared/contract.js';
 import { href } from '../app/routes';
 import { TaskStatus } from '../components/TaskStatus';
@@ -36,7 +37,7 @@ function DetailBody(props: { readonly data: RunDetail }) {
       case 'patch':
         return <PatchPanel run={run} detail={detail} />;
       case 'tick':
-        return <TickPanel detail={detail} projectId={run.projectId} />;
+        return <TickPanel detail={detail} projectId={run.projectId} runId={run.id} />;
       case 'relay':
       case 'review':
         return <RelayPanel detail={detail} />;
@@ -117,11 +118,14 @@ export function RunDetailView(props: { readonly runId: string }) {
             </>
           ) : null}
         </p>
-        <div className="button-row">
-          <a className="button subtle" href={href.ask(run.projectId, run.id)}>
-            Ask a friend about this run
-          </a>
-        </div>
+        {/* Patch and tick pages carry this link in their action bar. */}
+        {query.data.detail?.kind === 'patch' || query.data.detail?.kind === 'tick' ? null : (
+          <div className="button-row">
+            <a className="button subtle" href={href.ask(run.projectId, run.id)}>
+              Ask a friend about this run
+            </a>
+          </div>
+        )}
       </header>
       <DetailBody data={query.data} />
       <EventsLog data={query.data} />

@@ -9,6 +9,8 @@ import { tempDir } from '../../helpers/temp.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const RENDERER_DIR = path.join(REPO_ROOT, 'out/renderer');
 export const SCREENSHOTS_DIR = path.join(REPO_ROOT, 'test-artifacts/screenshots');
+/** Screenshots the README shows: taken by the browser tests on every run, so they stay current (committed). */
+export const DOC_SCREENSHOTS_DIR = path.join(REPO_ROOT, 'docs/screenshots');
 
 /** The flags the browser tests run chromium with (the profile folder is added by playwright as --user-data-dir). */
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -50,6 +52,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
     },
     close: () => context.close(),
   };
+}
+
+/** Saves a screenshot of the page as docs/screenshots/<name>.png, for the README (overwritten on every run). */
+export async function docScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(DOC_SCREENSHOTS_DIR, { recursive: true });
+  const file = path.join(DOC_SCREENSHOTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
 }
 
 /** Saves a screenshot of the page as test-artifacts/screenshots/<name>.png. */

@@ -75,14 +75,20 @@ export class ProjectsPage {
 
   async open(): Promise<void> {
     await this.desk.nav('Projects');
-    await visible(this.page.getByRole('heading', { name: 'Register a folder' }));
+    await visible(this.page.getByRole('heading', { name: 'Add a project' }));
   }
 
-  /** Registers a folder through the form; returns the confirmation line. */
+  /** The line under the path field that says what the typed folder is. */
+  folderCheck(): Locator {
+    return this.page.locator('.folder-check');
+  }
+
+  /** Adds a folder through the form (its path is checked as typed first); returns the confirmation line. */
   async register(root: string): Promise<Locator> {
-    await this.page.getByLabel('Project folder (absolute path)').fill(root);
-    await this.page.getByRole('button', { name: 'Register', exact: true }).click();
-    return visible(this.page.getByRole('status').filter({ hasText: 'Registered' }));
+    await this.page.getByLabel('Project folder', { exact: true }).fill(root);
+    await visible(this.folderCheck().locator('.text-success'));
+    await this.page.getByRole('button', { name: 'Add project', exact: true }).click();
+    return visible(this.page.getByRole('status').filter({ hasText: 'Added' }));
   }
 
   card(projectId: string): Locator {
@@ -95,10 +101,20 @@ export class ProjectsPage {
     await visible(card.getByRole('button', { name: /Copied/ }));
   }
 
+  /** Opens the Run tick confirmation of a project and waits until it has its figures. */
+  async confirmTick(projectId: string): Promise<Locator> {
+    await this.card(projectId).getByRole('button', { name: 'Run tick…' }).click();
+    const dialog = await visible(this.page.getByRole('dialog', { name: /^Run a tick in/ }));
+    await visible(dialog.locator('dl.spend'));
+    return dialog;
+  }
+
+  /** Run tick → the confirmation → Start tick; returns the card's task status. */
   async runTick(projectId: string): Promise<Locator> {
-    const card = this.card(projectId);
-    await card.getByRole('button', { name: 'Run tick' }).click();
-    return card.locator('.task-status');
+    const dialog = await this.confirmTick(projectId);
+    await dialog.getByRole('button', { name: 'Start tick' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: STATE_TIMEOUT_MS });
+    return this.card(projectId).locator('.task-status');
   }
 
   async openSettings(projectId: string): Promise<Locator> {
@@ -231,6 +247,17 @@ export class RunPage {
   /** A titled part of the run (a region named by its heading). */
   section(heading: string | RegExp): Locator {
     return this.page.getByRole('region', { name: heading, exact: true });
+  }
+
+  /** The run's sticky action bar. */
+  actionBar(): Locator {
+    return this.page.getByRole('region', { name: 'Actions' });
+  }
+
+  /** Chooses a tab of a tick page (Changes, Checks, REPORT.md). */
+  async tab(name: string | RegExp): Promise<Locator> {
+    await this.page.getByRole('tab', { name }).click();
+    return visible(this.page.getByRole('tabpanel'));
   }
 
   async revert(): Promise<Locator> {

@@ -403,6 +403,57 @@ describe('relay ui server', () => {
   });
 });
 
+describe('a runtime restarted after a crash (its event log lost the tail the page saw)', () => {
+  it('is recognised on reconnection: events count from its last one, so none of its new events is dropped as a replay', async () => {
+    const file = path.join(tempDir(), 'ui-sessions.json');
+    const first = bareHost();
+    let server = await startUiServer({ host: first.host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+    const session = await tradeLink(server.launchLink().url);
+    const origin = server.origin;
+    const BrowserLike = class extends WebSocket {
+      constructor(url: string, offered?: string[]) {
+        super(url, offered ?? [], { origin });
+      }
+    } as unknown as SocketConstructor;
+    const statuses: string[] = [];
+    const restarts: number[] = [];
+    const port = server.port;
+    const transport = createSocketTransport({
+      url: `ws://127.0.0.1:${port}/ws`,
+      WebSocket: BrowserLike,
+      protocols: () => sessionProtocols(session),
+      reconnectMs: 20,
+      onStatus: (status) => void statuses.push(status),
+      onRuntimeRestart: (seq) => void restarts.push(seq),
+    });
+    const relay = buildRelayApi(transport);
+    const events: EventEnvelope[] = [];
+    relay.onEvent((e) => events.push(e));
+    // Many events the page sees (five projects registered) …
+    for (let i = 0; i < 5; i += 1) expect((await relay.registerProject({ root: relayProject({ projectId: `seen-${i}` }) })).ok).toBe(true);
+    await until('the page to see them', () => (events.filter((e) => e.event.type === 'project.registered').length === 5 ? true : undefined));
+    const seen = events.at(-1)!.seq;
+    await server.close();
+    await first.host.close();
+    first.store.close();
+    await until('the page to see the server gone', () => (statuses.at(-1) === 'lost' ? true : undefined));
+    // … and a runtime over a store that kept none of them (as after a crash lost the log's tail).
+    const second = bareHost();
+    server = await startUiServer({ host: second.host, rendererDir: tempDir(), credentials: createCredentials({ file }), preferredPort: port });
+    running.push(async () => {
+      transport.close();
+      await server.close();
+      await second.host.close();
+      second.store.close();
+    });
+    await until('the page to reconnect', () => (statuses.at(-1) === 'open' ? true : undefined));
+    await until('the restart to be recognised', () => (restarts.length === 1 ? true : undefined));
+    expect(restarts[0]).toBeLessThan(seen);
+    expect((await relay.registerProject({ root: relayProject({ projectId: 'after-crash' }) })).ok).toBe(true);
+    await until('the new runtime’s event to reach the page', () => (events.some((e) => e.event.type === 'project.registered' && e.event.projectId === 'after-crash') ? true : undefined));
+  });
+});
+
 /** A host over a fresh store, with no engines. */
 function bareHost(): { host: Host; store: ReturnType<typeof openStore> } {
   const store = openStore({ file: path.join(tempDir(), 'relay-desk.db') });

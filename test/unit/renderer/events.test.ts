@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, RuntimeEvent } from '../../../src/shared/events.js';
 import { RuntimeEventSchema } from '../../../src/shared/events.js';
 import { queriesToInvalidate } from '../../../src/renderer/data/invalidation.js';
-import { createLiveStore, describePatchResult, EMPTY_LIVE, MAX_NOTICES, MAX_TASKS, reduceLive, type LiveState } from '../../../src/renderer/data/live.js';
+import { createLiveStore, describePatchResult, EMPTY_LIVE, MAX_NOTICES, MAX_TASKS, reconcileLive, reduceLive, type LiveState } from '../../../src/renderer/data/live.js';
 
 const ids = { taskId: 't1', projectId: 'demo' };
 let seq = 0;
@@ -76,7 +76,8 @@ describe('live state', () => {
       { type: 'task.failed', ...ids, kind: 'tick', error: { code: 'CANCELLED', message: 'cancelled' }, result: null },
     ]);
     expect(state.tasks.t1).toMatchObject({ state: 'failed', stages: ['orchestrated', 'built'], error: { code: 'CANCELLED' } });
-    expect(state.notices.at(-1)).toMatchObject({ tone: 'danger', code: 'CANCELLED' });
+    // A cancellation is the person's own doing: information, not an error.
+    expect(state.notices.at(-1)).toMatchObject({ tone: 'info', title: 'Tick cancelled', code: 'CANCELLED' });
   });
 
   it('ignores replayed events and events of tasks it never saw queued', () => {
@@ -141,5 +142,31 @@ describe('live state', () => {
     stop();
     store.dispatch(env({ type: 'error', code: 'E', message: 'again', taskId: null, projectId: null }));
     expect(calls).toBe(2);
+  });
+});
+
+describe('after a reconnection', () => {
+  it('marks tasks the runtime no longer knows as interrupted, and leaves finished and known ones alone', () => {
+    const state = fold([
+      { type: 'task.queued', taskId: 'gone', projectId: 'demo', kind: 'tick', title: 'Tick', position: 0 },
+      { type: 'task.started', taskId: 'gone', projectId: 'demo', kind: 'tick', title: 'Tick' },
+      { type: 'task.queued', taskId: 'alive', projectId: 'demo', kind: 'ask', title: 'Ask', position: 1 },
+      { type: 'task.queued', taskId: 'done', projectId: 'demo', kind: 'ask', title: 'Ask', position: 1 },
+      { type: 'task.completed', taskId: 'done', projectId: 'demo', kind: 'ask', result: { kind: 'ask', relay: { runId: 'r', backend: 'codex', text: 'x', usage: null } } },
+    ]);
+    const next = reconcileLive(state, new Set(['alive']), 5);
+    expect(next.tasks.gone).toMatchObject({ state: 'failed', error: { code: 'TASK_INTERRUPTED' } });
+    expect(next.tasks.alive?.state).toBe('queued');
+    expect(next.tasks.done?.state).toBe('completed');
+  });
+
+  it('counts events from a restarted runtime’s last one, so its events are not taken for replays', () => {
+    const store = createLiveStore();
+    store.dispatch({ seq: 50, ts: 1, event: { type: 'task.queued', taskId: 'a', projectId: 'demo', kind: 'tick', title: 'Tick', position: 0 } });
+    store.dispatch({ seq: 3, ts: 2, event: { type: 'task.queued', taskId: 'b', projectId: 'demo', kind: 'tick', title: 'Tick', position: 0 } });
+    expect(store.getState().tasks.b).toBeUndefined();
+    store.restartFrom(2);
+    store.dispatch({ seq: 3, ts: 2, event: { type: 'task.queued', taskId: 'b', projectId: 'demo', kind: 'tick', title: 'Tick', position: 0 } });
+    expect(store.getState().tasks.b?.state).toBe('queued');
   });
 });

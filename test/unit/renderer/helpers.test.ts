@@ -5,7 +5,7 @@ import { formatRoute, href, parseRoute, type Route } from '../../../src/renderer
 import { approvalKeep, approveLabel, shortcutLabels } from '../../../src/renderer/lib/approval.js';
 import { capBytes, contextForRun, MAX_CONTEXT_BYTES, utf8Bytes } from '../../../src/renderer/lib/ask-context.js';
 import { handoffDispatchCommand, shellWord } from '../../../src/renderer/lib/shell.js';
-import { budgetMeters, readTickReport, splitVerifyLog } from '../../../src/renderer/lib/tick-report.js';
+import { budgetMeters, budgetMetersAsOfTick, readTickReport, splitVerifyLog, tickCostUsd } from '../../../src/renderer/lib/tick-report.js';
 import { displayCommand } from '../../../src/engine/tick/verify.js';
 
 describe('hash routes', () => {
@@ -62,7 +62,7 @@ describe('ask context', () => {
 
   it('describes a patch run: header, commit message, reasoning and diff', () => {
     const { text, cut } = contextForRun(
-      run({ kind: 'patch', state: 'approved', uuid: 'u', source: 'paste', reasoning: ['Because.'], files: [{ path: 'a.ts', change: 'modify', added: 1, removed: 1, diff: '-a\n+b\n' }], gitCommitMsg: 'Bump v', promptSummary: null, linter: null, revertOf: null, revertedBy: null, warnings: [], error: null }),
+      run({ kind: 'patch', state: 'approved', uuid: 'u', source: 'paste', reasoning: ['Because.'], files: [{ path: 'a.ts', change: 'modify', added: 1, removed: 1, diff: '-a\n+b\n' }], gitCommitMsg: 'Bump v', promptSummary: null, linter: null, revertOf: null, revertedBy: null, warnings: [], error: null, answer: null }),
     );
     expect(cut).toBe(false);
     expect(text).toContain('# Relay Desk run: Bump v');
@@ -144,5 +144,29 @@ describe('tick report view', () => {
     expect(budgetMeters(state, 'unknown', limits).milestoneId).toBe('M1');
     expect(budgetMeters(state, 'M1', null).meters).toEqual([]);
     expect(budgetMeters(null, 'M1', limits).meters).toEqual([]);
+  });
+});
+
+describe('a tick page’s figures as of that tick', () => {
+  const limits = { limits: { ticks: 10, orchestrator_calls: 10, builder_calls: 10, verify_runs: 10, estimated_cost_usd: 1 }, warnAtFraction: 0.8 };
+
+  it('reads the budget meters from REPORT.json (the counters when the tick ended), never from today’s STATE.json', () => {
+    const report = { budgets: { milestone_id: 'M1', ticks: 3, orchestrator_calls: 6, builder_calls: 3, verify_runs: 2, estimated_cost_usd: 0.9, warnings: [] } };
+    const { milestoneId, meters } = budgetMetersAsOfTick(report, limits);
+    expect(milestoneId).toBe('M1');
+    expect(meters.map((m) => [m.counter, m.text])).toEqual([
+      ['ticks', '3 of 10'],
+      ['orchestrator_calls', '6 of 10'],
+      ['builder_calls', '3 of 10'],
+      ['verify_runs', '2 of 10'],
+      ['estimated_cost_usd', '$0.90 of $1.00'],
+    ]);
+    expect(budgetMetersAsOfTick({ budgets: { warnings: [] } }, limits).meters).toEqual([]);
+    expect(budgetMetersAsOfTick(null, limits).meters).toEqual([]);
+  });
+
+  it('adds up what the tick’s Claude calls cost', () => {
+    expect(tickCostUsd({ orchestrator: { calls: [{ cost_usd: 0.1 }, { cost_usd: 0.05 }] }, builder: { call: { cost_usd: 0.2 } } })).toBe(0.35);
+    expect(tickCostUsd({ orchestrator: { calls: [] }, builder: null })).toBeNull();
   });
 });

@@ -14,6 +14,12 @@ describe('takeLaunchToken', () => {
     expect(p.replaced).toEqual(['/']);
   });
 
+  it('opens on the project a link names (`relay ui` started in a project), with the token gone', () => {
+    const p = page('#token=abc&project=my%20shop');
+    expect(takeLaunchToken(p.location, p.history)).toBe('abc');
+    expect(p.replaced).toEqual(['/#/history?project=my+shop']);
+  });
+
   it('leaves hash routes and empty fragments alone', () => {
     for (const hash of ['', '#', '#/runs/x', '#/projects?token=abc', '#tokens=abc']) {
       const p = page(hash);

@@ -1,7 +1,7 @@
 // `relais doctor`: is everything a tick needs in place?
 import type { Command } from 'commander';
 import { EXIT, print, withHelp } from '../../io.js';
-import { identity, rootOf } from './shared.js';
+import { rootOf } from './shared.js';
 
 /** Registers `relais doctor`. */
 export function registerDoctor(program: Command): void {
@@ -10,8 +10,8 @@ export function registerDoctor(program: Command): void {
     examples: ['relais doctor', 'relais doctor --json | jq ".checks[] | select(.status != \\"ok\\")"'],
     exitCodes: { 0: 'no check failed (warnings allowed)', 1: 'a check failed' },
   }).action(async (options: { json?: boolean }) => {
-    const { doctor } = await import('../../../engine/tick/index.js');
-    const report = await doctor({ root: rootOf(program), ...identity() });
+    const { doctor, thisProcessRunner } = await import('../../../engine/tick/index.js');
+    const report = await doctor({ root: rootOf(program), ...thisProcessRunner(process.env) });
     if (options.json) print(JSON.stringify(report, null, 2));
     else for (const check of report.checks) print(`${check.status === 'ok' ? '✔' : check.status === 'warn' ? '⚠' : '✘'} ${check.name}: ${check.detail}`);
     process.exitCode = report.ok ? EXIT.ok : EXIT.failed;

@@ -1,7 +1,7 @@
 // `relais run`: one tick.
 import type { Command } from 'commander';
 import { EXIT, print, printError, withHelp } from '../../io.js';
-import { identity, rootOf } from './shared.js';
+import { rootOf } from './shared.js';
 
 /** Registers `relais run`. */
 export function registerRun(program: Command): void {
@@ -11,7 +11,7 @@ rolls back and releases the lock (a second Ctrl+C exits at once).`,
     examples: ['relais run', 'relais run --json | tail -1'],
     exitCodes: { 0: 'SUCCESS (the change is left for you to review and commit)', 1: 'STOP (rolled back) or BLOCKED (nothing spent); the code is printed and written to the report' },
   }).action(async (options: { json?: boolean }) => {
-    const { runTick } = await import('../../../engine/tick/index.js');
+    const { runTick, thisProcessRunner } = await import('../../../engine/tick/index.js');
     const { outcomeJson, printEvent, printOutcome } = await import('../../relais-output.js');
     // Children run in their own process group, so a closed terminal (SIGHUP) does not reach
     // them: it is handled like Ctrl+C, or Claude would go on editing with no tick to judge it.
@@ -25,7 +25,8 @@ rolls back and releases the lock (a second Ctrl+C exits at once).`,
     for (const signal of signals) process.on(signal, interrupt);
     const outcome = await runTick({
       root: rootOf(program),
-      ...identity(),
+      // The same identity the app's tick engine takes: the root check cannot differ between them.
+      ...thisProcessRunner(process.env),
       signal: cancel.signal,
       onEvent: options.json ? (event) => print(JSON.stringify(event)) : printEvent,
       ...rollbackFault(),

@@ -1,4 +1,4 @@
-// What every relais command needs to know about where and as whom it runs.
+// What every relais command needs to know about where it runs (as whom: engine/tick's thisProcessRunner).
 import path from 'node:path';
 import type { Command } from 'commander';
 
@@ -9,9 +9,4 @@ interface GlobalOptions {
 /** The repository root a relais command acts on: -C <dir>, else the current folder. */
 export function rootOf(program: Command): string {
   return path.resolve(program.opts<GlobalOptions>().cwd ?? process.cwd());
-}
-
-/** The environment and user a tick runs with (Claude refuses some modes as root). */
-export function identity(): { env: NodeJS.ProcessEnv; uid: number | null } {
-  return { env: process.env, uid: typeof process.getuid === 'function' ? process.getuid() : null };
 }

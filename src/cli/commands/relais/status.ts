@@ -1,7 +1,7 @@
 // `relais status`: the lock, the last tick, a pending BLOCKED.json and the budgets left.
 import type { Command } from 'commander';
 import { EXIT, print, withHelp } from '../../io.js';
-import { identity, rootOf } from './shared.js';
+import { rootOf } from './shared.js';
 
 /** Registers `relais status`. */
 export function registerStatus(program: Command): void {
@@ -17,8 +17,8 @@ export function registerStatus(program: Command): void {
       exitCodes: { 0: 'shown (and, with --preflight, a tick could start)', 1: 'with --preflight: a tick could not start now (the reason and the fix are printed)' },
     },
   ).action(async (options: { preflight?: boolean; json?: boolean }) => {
-    const { tickStatus } = await import('../../../engine/tick/index.js');
-    const status = await tickStatus({ root: rootOf(program), ...identity(), preflight: options.preflight === true });
+    const { tickStatus, thisProcessRunner } = await import('../../../engine/tick/index.js');
+    const status = await tickStatus({ root: rootOf(program), ...thisProcessRunner(process.env), preflight: options.preflight === true });
     if (options.json) print(JSON.stringify(status, null, 2));
     else {
       const { printStatus } = await import('../../relais-output.js');

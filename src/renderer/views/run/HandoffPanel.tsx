@@ -29,7 +29,7 @@ export function HandoffPanel(props: { readonly detail: HandoffDetail }) {
             <h2 id="brief-heading">The brief</h2>
             <CopyButton label="Copy brief" getText={() => detail.markdown ?? ''} className="button small" />
           </div>
-          <RenderedMarkdown text={detail.markdown} />
+          <RenderedMarkdown text={detail.markdown} headingOffset={2} />
         </section>
       ) : null}
     </div>

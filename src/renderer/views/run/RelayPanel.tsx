@@ -33,7 +33,7 @@ export function RelayPanel(props: { readonly detail: RelayDetail }) {
           <h2 id="answer-heading">Answer</h2>
           {detail.text ? <CopyButton label="Copy answer" getText={() => detail.text} className="button small" /> : null}
         </div>
-        {detail.text ? <RenderedMarkdown text={detail.text} /> : <p className="muted">No answer was recorded.</p>}
+        {detail.text ? <RenderedMarkdown text={detail.text} headingOffset={2} /> : <p className="muted">No answer was recorded.</p>}
       </section>
     </div>
   );
