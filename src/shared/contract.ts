@@ -166,6 +166,8 @@ export type TaskInfo = z.infer<typeof TaskInfoSchema>;
 /** What the runtime is doing now: enough for a window opened late to show pending approvals. */
 export const RuntimeStateSchema = z.strictObject({
   stopped: z.boolean(),
+  /** The seq this runtime counted from when it started: a window tells a restarted runtime by it. */
+  startSeq: z.number().int().min(0),
   lastSeq: z.number().int().min(0),
   projects: z.array(
     z.strictObject({

@@ -11,7 +11,7 @@ import { OwnReplies } from './own-replies.js';
 import { routeAnswer } from './route.js';
 import { applyPatch, type Decision, type PatchOutcome, type PendingReview } from './transaction.js';
 import { assertNever } from '../result.js';
-import { startClipboardWatcher, type ClipboardSource } from './watcher.js';
+import { startClipboardWatcher, type ClipboardSource, type ClipboardWatcher } from './watcher.js';
 
 /** What a watch session reports, in the order it happens. */
 export type WatchEvent =
@@ -45,13 +45,8 @@ export interface WatchSessionOptions {
   readonly maxConsecutiveErrors?: number;
 }
 
-export interface WatchSession {
-  /** Resolves when the first clipboard read is done: text copied after it counts as new. */
-  readonly ready: Promise<void>;
-  /** Resolves when the session has stopped (stop(), or the clipboard was lost). */
-  readonly stopped: Promise<void>;
-  stop(): Promise<void>;
-}
+/** A watcher's life cycle: ready after the first read, stopped by stop() or when the clipboard is lost. */
+export type WatchSession = Pick<ClipboardWatcher, 'ready' | 'stopped' | 'stop'>;
 
 /** What tells one version of a file from the next (mtime alone misses two saves within its resolution). */
 function stampOf(file: string): string {

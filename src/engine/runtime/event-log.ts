@@ -35,6 +35,11 @@ export class EventLog {
     return this.seq;
   }
 
+  /** The seq this log counted from: its own events are the ones after it. */
+  get startSeq(): number {
+    return this.options.startSeq ?? 0;
+  }
+
   /** Stamps and delivers one event; returns its envelope. */
   emit(event: RuntimeEvent): EventEnvelope {
     this.seq += 1;

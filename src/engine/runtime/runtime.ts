@@ -161,6 +161,7 @@ class RuntimeActor implements Runtime {
   state(): RuntimeState {
     return {
       stopped: this.stopped,
+      startSeq: this.log.startSeq,
       lastSeq: this.log.lastSeq,
       projects: [...this.projects.values()].map((slot) => ({
         projectId: slot.projectId,

@@ -1,6 +1,6 @@
 // Form controls the views repeat: a list of <option>s, a submit row that says it is working, and
 // a setting switch that shows the choice at once.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 /** One <option> per value, labelled by `label` (default: the value itself). */
 export function OptionList<T extends string>(props: { readonly values: readonly T[]; readonly label?: (value: T) => string }) {
@@ -32,6 +32,11 @@ export function SubmitRow(props: { readonly label: ReactNode; readonly pendingLa
  */
 export function SettingSwitch(props: { readonly label: ReactNode; readonly checked: boolean; readonly onChange: (checked: boolean) => Promise<unknown>; readonly children?: ReactNode }) {
   const [chosen, setChosen] = useState<boolean | null>(null);
+  // The stored value takes over once it agrees with the choice (a refetch follows the save), so
+  // the switch never flips back for a moment in between.
+  useEffect(() => {
+    if (chosen !== null && props.checked === chosen) setChosen(null);
+  }, [chosen, props.checked]);
   return (
     <div className="setting">
       <label className="switch">
@@ -40,8 +45,13 @@ export function SettingSwitch(props: { readonly label: ReactNode; readonly check
           role="switch"
           checked={chosen ?? props.checked}
           onChange={(e) => {
-            setChosen(e.target.checked);
-            void props.onChange(e.target.checked).catch(() => undefined).finally(() => setChosen(null));
+            const choice = e.target.checked;
+            setChosen(choice);
+            // A refused change shows the stored value again.
+            void props.onChange(choice).then(
+              () => undefined,
+              () => setChosen(null),
+            );
           }}
         />{' '}
         {props.label}

@@ -61,6 +61,34 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
   let delay = options.reconnectMs ?? 500;
   let socket: SocketLike | null = null;
 
+  /** The startSeq of the runtime whose events were seen (null before the first connection). */
+  let runtimeStart: number | null = null;
+  let catchingUp = false;
+  let held: EventEnvelope[] = [];
+
+  /**
+   * Learns which runtime this connection reached and replays what was missed. A runtime started
+   * since, counting from below the last event seen, was restarted after a crash lost the tail of
+   * its log: events are counted from its start again, so its own are not taken for replays (nor
+   * those it sent while this catch-up was under way).
+   */
+  const catchUp = async (): Promise<void> => {
+    const state = await invoke('getRuntimeState', {});
+    if (state.ok) {
+      const { startSeq, lastSeq: runtimeLast } = state.value as { startSeq: number; lastSeq: number };
+      // The same runtime never counts backwards, and keeps its startSeq.
+      const restarted = runtimeStart !== null && (startSeq !== runtimeStart || runtimeLast < lastSeq);
+      if (restarted && startSeq < lastSeq) {
+        lastSeq = startSeq;
+        options.onRuntimeRestart?.(startSeq);
+      }
+      runtimeStart = startSeq;
+    }
+    if (lastSeq === 0) return; // a first connection: the page reads the present state itself
+    const reply = await invoke('replayEvents', { since: lastSeq });
+    if (reply.ok) for (const envelope of (reply.value as { events: EventEnvelope[] }).events) deliver(envelope);
+  };
+
   const deliver = (envelope: EventEnvelope): void => {
     // Events replayed after a reconnect may overlap those already seen.
     if (envelope.seq <= lastSeq) return;
@@ -95,20 +123,15 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
       const queued = outbox;
       outbox = [];
       for (const frame of queued) current.send(frame);
-      // Catch up on events missed while disconnected; a runtime that counts from lower down was
-      // restarted after a crash, and its events would otherwise be dropped as already seen.
-      if (lastSeq > 0) {
-        void (async () => {
-          const state = await invoke('getRuntimeState', {});
-          const runtimeSeq = state.ok ? (state.value as { lastSeq: number }).lastSeq : null;
-          if (runtimeSeq !== null && runtimeSeq < lastSeq) {
-            lastSeq = runtimeSeq;
-            options.onRuntimeRestart?.(runtimeSeq);
-          }
-          const reply = await invoke('replayEvents', { since: lastSeq });
-          if (reply.ok) for (const envelope of (reply.value as { events: EventEnvelope[] }).events) deliver(envelope);
-        })();
-      }
+      // Catch up on events missed while disconnected. Live events are held meanwhile: one the
+      // runtime sends before the catch-up is done must neither be lost nor jump the queue.
+      catchingUp = true;
+      void catchUp().finally(() => {
+        catchingUp = false;
+        const waiting = held;
+        held = [];
+        for (const envelope of waiting) deliver(envelope);
+      });
     });
     current.addEventListener('message', (event) => {
       let frame: ServerFrame;
@@ -117,7 +140,10 @@ export function createSocketTransport(options: SocketTransportOptions): SocketTr
       } catch {
         return;
       }
-      if (frame.type === 'event') deliver(frame.envelope);
+      if (frame.type === 'event') {
+        if (catchingUp) held.push(frame.envelope);
+        else deliver(frame.envelope);
+      }
       else if (frame.type === 'reply' || (frame.type === 'refused' && frame.id !== null)) {
         const resolve = pending.get(frame.id!);
         pending.delete(frame.id!);
