@@ -1,3 +1,4 @@
+import { protectedHit } from '../fs/protected.js';
 import type { PatchStrategy } from './types.js';
 
 /** What a code block's opening line (or first body line) says about the file it changes. */
@@ -35,8 +36,12 @@ export function parseFenceInfo(info: string, exists?: PathExists): BlockHeader |
   const text = info.trim();
   if (text.length === 0) return null;
   // Docs-site style: ```python title="app/main.py" (a strategy word may follow).
-  const titled = /\b(?:title|file|filename|path)=(["'])([^"']+)\1\s*(\S*)\s*$/.exec(text);
+  const titled = /\b(?:title|file|filename|path|name)=(["'])([^"']+)\1\s*(\S*)\s*$/.exec(text);
   if (titled) return parsePathAndStrategy(`"${titled[2]}"${titled[3] ? ` ${titled[3]}` : ''}`);
+  // The same unquoted (```ts path=src/a.ts, ```ts:title=src/a.ts) or as an attribute object
+  // (```ts {filename: src/a.ts}): the value is the path, never `key=value` as a whole.
+  const keyed = /(?:^|[\s:{,])(?:title|file|filename|path|name)\s*[=:]\s*(["']?)([^\s"'{},]+)\1\s*\}?\s*(\S*)\s*$/i.exec(text);
+  if (keyed) return looksLikeProjectPath(keyed[2]!, exists) ? parsePathAndStrategy(`"${keyed[2]}"${keyed[3] ? ` ${keyed[3]}` : ''}`) : null;
   const firstSpace = text.search(/\s/);
   const firstToken = firstSpace === -1 ? text : text.slice(0, firstSpace);
   if (COMMENT_MARKERS.some((m) => firstToken.startsWith(m))) return parseCommentHeader(text);
@@ -188,7 +193,8 @@ function hasExtension(name: string): boolean {
 /** A loose test that a string could name a file at all (an explicit header may name `scripts/run`). */
 function looksLikePath(candidate: string, requireFolderOrExtension: boolean): boolean {
   if (candidate.length === 0 || candidate.length > 400) return false;
-  if (NOT_IN_PATHS.test(candidate) || candidate.includes('://') || /=["']/.test(candidate)) return false;
+  // `key=value` is an attribute (```ts path=src/a.ts), never a file name.
+  if (NOT_IN_PATHS.test(candidate) || candidate.includes('://') || /=["']/.test(candidate) || /^[A-Za-z_][\w-]*=/.test(candidate)) return false;
   if (/[.,:;]$/.test(candidate) && !/\.\w+$/.test(candidate)) return false;
   if (/:\s/.test(candidate) || /^-/.test(candidate)) return false; // "Example: x.yaml", "--flag"
   if (!requireFolderOrExtension) return true;
@@ -204,6 +210,9 @@ function looksLikePath(candidate: string, requireFolderOrExtension: boolean): bo
  */
 export function looksLikeProjectPath(candidate: string, exists?: PathExists): boolean {
   if (!looksLikePath(candidate, false)) return false;
+  // A path into .git or Relay Desk's own files is taken as one, so that the answer is refused as
+  // unsafe instead of that block being dropped while the rest applies.
+  if (/[\\/]/.test(candidate) && protectedHit(candidate.replace(/\\/g, '/').replace(/^(\.\/)+/, '')) !== null) return true;
   const last = candidate.split(/[\\/]/).pop() ?? '';
   if (last === '' || DOTTED_LANGUAGES.test(candidate)) return false;
   if (hasExtension(last) || KNOWN_NAMES.has(last)) return true;

@@ -93,6 +93,15 @@ export function labelAbove(proseLines: readonly string[], exists?: PathExists): 
   if (trimmed === '' || trimmed.length > 300) return null;
   const path = labelPath(trimmed, exists);
   if (path !== null) return { kind: 'label', path, line: trimmed };
+  // A list item, quote or symbol followed by nothing but a path ("1. **src/a.ts**", "- `src/a.ts`",
+  // "> src/a.ts", "📄 src/a.ts") evidently names the block's file, but a list of changed files
+  // can also end right above an example: it is a mention, which the reader refuses rather than
+  // guessing either way.
+  const bare = trimmed.replace(/^(?:[-*+>]|\d{1,2}[.)]|[^\p{L}\p{N}\s`*_"'.\/~]+)\s+/u, '');
+  if (bare !== trimmed) {
+    const named = labelPath(bare, exists);
+    if (named !== null) return { kind: 'mention', path: named, line: trimmed };
+  }
   const { text, decorated } = undecorate(trimmed);
   const fileWord = FILE_WORD.test(text);
   if (decorated || fileWord) {

@@ -35,8 +35,30 @@ const PHRASES = [
   /^[\w ]{0,30}\b(remains?|stays?|left|is|are) unchanged\.?$/i,
   /^\(?(same as (before|above|previously|the original|original))\)?\.?$/i,
   /^(the )?(other|remaining) [\w ]{1,40} (unchanged|(stay|stays|remain|remains|are|is) (the same|unchanged|as (is|before)))\.?$/i,
-  /^\(?(unchanged|no changes?|same)\)?( (below|above|here))?\.?$/i,
+  /^\(?(unchanged|no changes?|same)( (below|above|here))?\)?\.?$/i,
+  // "your existing loop here", "my existing handlers"
+  /^\(?(your|my|our) existing [\w ]{1,30}( here| remains?| unchanged| as is)?\)?\.?$/i,
+  // "previous code", "original implementation", "code from before"
+  /^\(?(the |your )?(previous|original|old|prior) (code|implementation|logic|content|body|version|functions?|methods?|stuff)( here| unchanged| as is| remains?)?\)?\.?$/i,
+  /^\(?(code|content|everything|the rest) from (before|above|the original)\)?\.?$/i,
+  // "unchanged: sub()", "same as before: helpers"
+  /^(unchanged|same as before|as before|no changes?)\s*:\s*\S.{0,60}$/i,
+  // "TODO: paste the rest of your file here"
+  /\b(paste|insert|put|add|keep|copy) (in )?(the |your )?(rest|remainder|remaining)\b/i,
+  /\brest of (your|the) (file|code|component|class|module|implementation)\b/i,
+  // "[...]", "[rest of the component]", "<existing code>", "<snip>"
+  /^\[\s*(\.\.\.|…|rest|remaining|existing|other|previous|original|unchanged|snip)[^\]]{0,40}\]$/i,
+  /^<\s*(\.\.\.|…|rest|remaining|existing|other|previous|original|unchanged|snip)[^>]{0,40}>$/i,
+  // "..", ". . .", "⋯", "etc.", "snip"
+  /^(\.\s*){2,}$/,
+  /^[⋯⋮…]+$/,
+  /^(etc\.?|snip(ped)?|\.\.\.\s*snip\s*\.\.\.)$/i,
 ];
+
+/** Rules and dashes around a comment's words ("--- unchanged ---", "=== rest ===") say nothing. */
+function withoutRules(text: string): string {
+  return text.replace(/^[-=*~_#\s]{3,}|[-=*~_#\s]{3,}$/g, '').trim();
+}
 
 /**
  * Spread and rest syntax in a comment (`...args`, `{ ...defaults }`) is code talk, not an ellipsis:
@@ -81,7 +103,8 @@ export function findLazyPlaceholders(content: string, original: string | null | 
     else {
       const m = comment.exec(line);
       if (!m) return;
-      const text = withoutSpreads(m[1]!.trim());
+      const text = withoutRules(withoutSpreads(m[1]!.trim()));
+      if (text === '') return;
       lazy =
         /^(\.\.\.|…)+$/.test(text) ||
         (ELLIPSIS.test(text) && STRONG.test(text)) ||

@@ -359,12 +359,16 @@ function locateInTier(keyed: KeyedFile, old: readonly string[], tier: MatchTier,
  */
 export function indentStructureAgrees(old: readonly string[], fileLines: readonly Line[], pairs: ReadonlyArray<readonly [number, number]>): boolean {
   let previous: { old: number; file: number } | null = null;
-  // The first line is where a copy most often starts at the first non-blank character; its
-  // own indentation is not compared, only the structure from the second line on.
+  // The first line is where a copy most often starts at the first non-blank character: when it
+  // sits flush left while the file's is indented, its own indentation says nothing and only the
+  // structure from the second line on is compared. Otherwise it is the first reference: a body
+  // flattened to the level of its `def main():` does not agree with the file's.
   const first = pairs.findIndex(([o]) => old[o]!.trim() !== '');
+  const firstPair = first === -1 ? undefined : pairs[first];
+  const skipFirst = firstPair !== undefined && indentWidth(old[firstPair[0]]!) === 0 && indentWidth(fileLines[firstPair[1]]!.text) > 0;
   for (const [k, [o, f]] of pairs.entries()) {
     const oldText = old[o]!;
-    if (oldText.trim() === '' || k === first) continue;
+    if (oldText.trim() === '' || (k === first && skipFirst)) continue;
     const current = { old: indentWidth(oldText), file: indentWidth(fileLines[f]!.text) };
     if (previous && Math.sign(current.old - previous.old) !== Math.sign(current.file - previous.file)) return false;
     previous = current;

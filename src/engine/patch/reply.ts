@@ -14,7 +14,7 @@ export type ReplyableCode = ParseFailureCode | ApplyFailureCode | IntakeFailureC
 const REPLYABLE = new Set<string>([
   'EMPTY_RESPONSE', 'NO_CONTROL_BLOCK', 'INVALID_CONTROL_BLOCK', 'TRUNCATED_RESPONSE', 'NO_OPERATIONS', 'UNHEADED_FILE_BLOCK', 'INVALID_RENAME_BLOCK',
   'NOTHING_TO_APPLY', 'PATCH_MALFORMED', 'TOO_MANY_CHANGES', 'FRAGMENT_NOT_FILE', 'UNSAFE_PATH', 'FILE_NOT_FOUND', 'FILE_EXISTS', 'BINARY_FILE', 'ENCODING_UNSUPPORTED', 'PATH_CASE_CLASH',
-  'SEARCH_NOT_FOUND', 'SEARCH_AMBIGUOUS', 'SEARCH_MALFORMED', 'HUNK_NOT_FOUND', 'HUNK_AMBIGUOUS', 'DIFF_MALFORMED', 'LAZY_PLACEHOLDER',
+  'SEARCH_NOT_FOUND', 'SEARCH_AMBIGUOUS', 'SEARCH_MALFORMED', 'HUNK_NOT_FOUND', 'HUNK_AMBIGUOUS', 'DIFF_MALFORMED', 'LAZY_PLACEHOLDER', 'EMPTY_REPLACEMENT',
   'RENAME_SOURCE_MISSING', 'RENAME_TARGET_EXISTS', 'DELETE_MISSING', 'PLAN_TOO_LARGE', 'ANSWER_TOO_LARGE', 'ANSWER_NOT_UTF8', 'ANSWER_HAS_NUL', 'ANSWER_LINE_TOO_LONG',
 ] satisfies ReplyableCode[]);
 
@@ -90,6 +90,8 @@ export function replyFor(error: PatchFailure, op?: FileOperation): string | unde
       return `${path} does not exist in the project, so the change to it${where(op)} cannot be applied. If it is a new file, please send its complete content (with an empty SEARCH section, a diff from /dev/null, or *** Add File); otherwise please check the path.`;
     case 'LAZY_PLACEHOLDER':
       return `The ${format === 'whole-file' || words.edit === 'block' ? 'file' : words.edit} for ${path}${where(op)} is not complete: it has a placeholder (such as "// ... existing code ...") where code should be, and applying it would delete that code. Please send the complete file, or only the changed part as a SEARCH/REPLACE block or a diff.`;
+    case 'EMPTY_REPLACEMENT':
+      return `The code block for ${path}${where(op)} is empty, so applying it as the whole file would delete all of ${path}'s content. Please send the complete file, or only the change as a SEARCH/REPLACE block or a diff (to delete the file, a diff with "deleted file mode" or *** Delete File).`;
     case 'UNSAFE_PATH':
       return `The path ${path} is outside the project (or inside .git/ or Relay Desk's own files), so I applied nothing. Please resend the answer with only files inside the project, with paths relative to its root.`;
     case 'TRUNCATED_RESPONSE':

@@ -146,3 +146,51 @@ describe('4. no silent partial apply: a block evidently meant for a file is unde
     expect(readTree(run.root)).toEqual(new Map([...run.before, ['src/app.ts', 'export const app = 7;\n']]));
   });
 });
+
+// Found by an independent probe: answers in the assistants' own formats (no control block).
+describe('native answers that must not write a wrong tree', () => {
+  const CALC = {
+    'src/a.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n\nexport const NAME = "calc";\n',
+    'app/main.py': 'def main():\n    print("hello")\n    return 0\n',
+  };
+  const SWAP = '```diff\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+  return b + a;\n }\n```\n';
+
+  it.each([['```ts path=src/c.ts'], ['```ts file=src/c.ts'], ['```ts:title=src/c.ts'], ['```ts {filename: src/c.ts}']])('reads the path of %s, never "key=path" as a file name', async (fence) => {
+    const run = await apply(CALC, `${SWAP}\n${fence}\nexport const c = 1;\n\`\`\`\n`);
+    expect(run.result.status).toBe('applied');
+    const after = readTree(run.root);
+    expect(after.get('src/c.ts')).toBe('export const c = 1;\n');
+    expect([...after.keys()].filter((p) => p.includes('='))).toEqual([]);
+  });
+
+  it('refuses an empty labelled block for an existing file (EMPTY_REPLACEMENT) instead of wiping it', async () => {
+    expectRefused(await apply(CALC, '**src/a.ts**\n\n```ts\n```\n'), 'EMPTY_REPLACEMENT');
+  });
+
+  it('refuses a hunk whose body was flattened to its header\'s level (the relative indentation disagrees)', async () => {
+    expectRefused(await apply(CALC, '```diff\n--- a/app/main.py\n+++ b/app/main.py\n@@ -1,3 +1,3 @@\n def main():\n-print("hello")\n+print("bye")\n return 0\n```\n'), 'HUNK_NOT_FOUND');
+  });
+
+  it.each([['**.git/hooks/pre-commit**'], ['**.GIT/config**'], ['`.git/config`'], ['**src/../.git/hooks/pre-commit**']])('refuses the whole answer when a block is labelled %s (UNSAFE_PATH), not dropping it', async (label) => {
+    expectRefused(await apply(CALC, `${SWAP}\n${label}\n\n\`\`\`sh\n#!/bin/sh\necho pwned\n\`\`\`\n`), 'UNSAFE_PATH');
+  });
+
+  it.each([['2. **`src/b.ts`**'], ['- `src/b.ts`'], ['> src/b.ts']])('refuses the whole answer when a block follows a list item or quote naming only %s', async (label) => {
+    expectRefused(await apply(CALC, `${SWAP}\n${label}\n\n\`\`\`ts\nexport const b = 1;\n\`\`\`\n`), 'UNHEADED_FILE_BLOCK');
+  });
+
+  it('takes "In `src/c.ts` add this:" as a new file, and refuses it for a file that exists (a part, placed nowhere)', async () => {
+    const created = await apply(CALC, `${SWAP}\nIn \`src/c.ts\` add this:\n\n\`\`\`ts\nexport const c = 1;\n\`\`\`\n`);
+    expect(created.result.status).toBe('applied');
+    expect(readTree(created.root).get('src/c.ts')).toBe('export const c = 1;\n');
+    expectRefused(await apply(CALC, `${SWAP}\nIn \`src/a.ts\` add this:\n\n\`\`\`ts\nexport const c = 1;\n\`\`\`\n`), 'UNHEADED_FILE_BLOCK');
+  });
+
+  it.each([['// <existing code>'], ['// your existing loop here'], ['// previous code'], ['// (no changes below)'], ['// unchanged: sub()'], ['// --- unchanged ---'], ['// TODO: paste the rest of your file here'], ['// [...]'], ['// . . .'], ['// snip']])(
+    'refuses a whole file with the placeholder %s (LAZY_PLACEHOLDER)',
+    async (placeholder) => {
+      const answer = `**src/a.ts**\n\n\`\`\`ts\nexport function add(a: number, b: number): number {\n  return b + a;\n}\n\n${placeholder}\n\nexport const NAME = "calc";\n\`\`\`\n`;
+      expectRefused(await apply(CALC, answer), 'LAZY_PLACEHOLDER');
+    },
+  );
+});

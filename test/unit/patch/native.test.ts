@@ -46,8 +46,14 @@ describe('what names a file', () => {
     expect(labelAbove([line, ''])).toMatchObject({ kind, path: 'src/app.ts' });
   });
 
-  it.each([['- `src/app.ts`'], ['**Example:**'], ['Drafts are skipped by `data.draft`:'], ['Run `npm test`:'], ['### Usage']])('%s is not a label', (line) => {
+  it.each([['**Example:**'], ['Drafts are skipped by `data.draft`:'], ['Run `npm test`:'], ['### Usage']])('%s is not a label', (line) => {
     expect(labelAbove([line])).toBeNull();
+  });
+
+  // A list item (or quote, or symbol) and a path alone: evidently about the file, but a list of
+  // changed files may also end above an example, so the reader refuses instead of guessing.
+  it.each([['- `src/app.ts`'], ['1. **src/app.ts**'], ['> src/app.ts'], ['📄 src/app.ts']])('%s is a mention, not a label', (line) => {
+    expect(labelAbove([line])).toMatchObject({ kind: 'mention', path: 'src/app.ts' });
   });
 });
 

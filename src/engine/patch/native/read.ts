@@ -167,6 +167,18 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
   if (path === null && above !== null) {
     if (above.kind === 'label') path = above.path;
     else if (above.kind === 'sentence' && !shell && introducesWholeFile(above.line)) path = above.path;
+    else if (above.kind === 'sentence' && !shell && !EXAMPLE_SENTENCE.test(above.line)) {
+      // "In `src/c.ts` add this:": the whole of a new file, but for a file that exists, a part to
+      // put somewhere in it: writing it whole would delete the rest, so it is refused.
+      if (exists?.(above.path) !== true) path = above.path;
+      else {
+        return fail(
+          'UNHEADED_FILE_BLOCK',
+          `The code block on line ${block.startLine + 1}, after "${above.line}", is a part to add to ${above.path}, not the whole file, and it does not say where it goes. Nothing was applied; ask for the change as a SEARCH/REPLACE block or a diff.`,
+          above.path,
+        );
+      }
+    }
     else if (above.kind === 'mention' && !shell) {
       return fail(
         'UNHEADED_FILE_BLOCK',

@@ -29,6 +29,11 @@ export function applyReplace(
     }
   }
   const lines = body === '' ? [] : dropRepeatedHeader(body.split('\n'), path, file).map(newLine);
+  // An empty block (or one holding only its label) is no file: as a whole-file write it would
+  // wipe the file. Deleting a file takes a delete (diff or envelope), never an empty block.
+  if (original !== null && original.trim() !== '' && lines.every((line) => line.text.trim() === '')) {
+    return fail('EMPTY_REPLACEMENT', `${path}: the code block meant as its whole content is empty; writing it would delete all of ${path}. Nothing was applied; ask for the complete file or a diff.`, path);
+  }
   return ok({ lines, bom: file?.bom ?? false, eol: file?.eol ?? '\n', finalNewline: endsWithNewline ?? file?.finalNewline ?? true });
 }
 
