@@ -48,6 +48,7 @@ export function checkFolder(store: Store, input: string): FolderCheck {
   const config = loadRelayConfig(root);
   const gitRepository = existsSync(path.join(root, '.git'));
   const registeredAs = store.projects.getByRoot(root)?.projectId ?? null;
+  if (!config.ok && config.error.code === 'ROOT_INSIDE_GIT') return { root, problem: { code: config.error.code, message: config.error.message }, projectId: null, registeredAs, gitRepository };
   if (!config.ok && config.error.code !== 'CONFIG_MISSING') {
     return { root, problem: { code: config.error.code, message: `Its relay.config.json must be fixed first: ${config.error.message}` }, projectId: null, registeredAs, gitRepository };
   }

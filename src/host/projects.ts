@@ -45,6 +45,7 @@ export function registerProject(deps: ProjectDeps, args: ChannelArgs<'registerPr
   if (!existsSync(args.root) || !statSync(args.root).isDirectory()) return fail('ROOT_NOT_FOUND', `No folder at ${args.root}.`);
   const root = realpathSync(args.root);
   const config = loadRelayConfig(root);
+  if (!config.ok && config.error.code === 'ROOT_INSIDE_GIT') return config;
   let projectId: string;
   if (config.ok) {
     projectId = config.value.projectId;

@@ -190,3 +190,27 @@ describe('filesCommandsExecute (the one list of files that are code)', () => {
     expect(filesCommandsExecute(root, commands, [changed]).length > 0).toBe(expected);
   });
 });
+
+// Found by an independent probe: the named script is not the only code a command runs.
+describe('code a configured command reaches indirectly', () => {
+  it('a module lint.js requires is code the linter runs: `relay apply --yes` refuses it (REVIEW_REQUIRED) and nothing runs', async () => {
+    const p = lintProject({ files: { 'lint.js': "require('./lib/rules.js');\nprocess.exit(0);\n", 'lib/rules.js': 'module.exports = 1;\n' } });
+    const { run, result } = await cliApply(p.root, answer([{ path: 'lib/rules.js', body: lintThatMarks(p.marker) }]));
+    expect(run.exitCode).not.toBe(0);
+    expect(result).toMatchObject({ status: 'rolled-back', error: { code: 'REVIEW_REQUIRED' } });
+    expect(existsSync(p.marker)).toBe(false);
+    expect(readFileSync(path.join(p.root, 'lib/rules.js'), 'utf8')).toBe('module.exports = 1;\n');
+    p.expectOutsideUntouched();
+  });
+
+  it('the script behind `npm run lint` (package.json) is code the linter runs, and so are its imports', () => {
+    const p = lintProject({ patch: { linter: 'npm run lint' }, files: { 'package.json': '{"scripts":{"lint":"NODE_ENV=ci node tools/lint.js && tsc"}}\n', 'tools/lint.js': "import './helpers/load.mjs';\n", 'tools/helpers/load.mjs': '' } });
+    const hits = filesCommandsExecute(p.root, [['npm', 'run', 'lint']], ['tools/lint.js', 'tools/helpers/load.mjs', 'src/a.ts']).map((f) => f.path);
+    expect(hits).toEqual(['tools/helpers/load.mjs', 'tools/lint.js']);
+  });
+
+  it('a file the scripts do not load is still applied automatically', () => {
+    const p = lintProject({ files: { 'lint.js': "require('./lib/rules.js');\n", 'lib/rules.js': '' } });
+    expect(filesCommandsExecute(p.root, [['node', 'lint.js']], ['src/a.ts', 'lib/other.js'])).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@
 // relay.handoff.json could make `relay handoff --to <profile>` run its own program; one that
 // could write .relaycode/ could plant a transaction record that recovery acts on. Each would be
 // a way to run anything, so they are refused by name, wherever they are and however spelled.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { namesSameEntry } from './path-names.js';
 
@@ -102,4 +102,23 @@ export function protectedHit(relative: string, tickOwned: readonly string[] = []
 export function isCommandOrStatePath(relative: string): boolean {
   const hit = protectedHit(relative);
   return hit !== null && hit.kind !== 'git';
+}
+
+/**
+ * Why a folder can never be a project root, or null: it is (or lies inside) a `.git` folder, or
+ * it is a bare repository. Every path in such a "project" is git's own (its config and hooks run
+ * code), so an answer applied there could make git run anything.
+ */
+export function gitInternalRoot(root: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync(root);
+  } catch {
+    real = path.resolve(root);
+  }
+  const inside = real.split(path.sep).find((segment) => segment !== '' && namesSameEntry(segment, '.git'));
+  if (inside !== undefined) return `${real} is inside a git folder (${inside}): its files are git's own (config, hooks), which run code. Use the repository's work tree (the folder that holds .git) as the project.`;
+  const bare = ['HEAD', 'objects', 'refs'].every((name) => existsSync(path.join(real, name))) && !existsSync(path.join(real, '.git'));
+  if (bare && existsSync(path.join(real, 'config'))) return `${real} is a bare git repository: its files are git's own (config, hooks), which run code. Use a clone's work tree as the project.`;
+  return null;
 }

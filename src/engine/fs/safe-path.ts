@@ -13,7 +13,7 @@ import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fail, ok, type Failure, type Result } from '../result.js';
 import { componentProblem, hasEncodedSeparator } from './path-names.js';
-import { protectedHit, tickOwnedPaths, type ProtectedHit } from './protected.js';
+import { gitInternalRoot, protectedHit, tickOwnedPaths, type ProtectedHit } from './protected.js';
 
 export type UnsafePathCode =
   | 'PATH_EMPTY'
@@ -23,6 +23,7 @@ export type UnsafePathCode =
   | 'PATH_PERCENT_ENCODED'
   | 'PATH_DEVICE_NAME'
   | 'PATH_GIT_INTERNAL'
+  | 'ROOT_INSIDE_GIT'
   | 'PATH_RESERVED'
   | 'PATH_COMMAND_FILE'
   | 'PATH_SYMLINK'
@@ -167,6 +168,9 @@ export function resolveInsideRoot(root: string, rawPath: string, options: SafePa
   const checked = checkRelativePath(rawPath, { purpose, tickOwned });
   if (!checked.ok) return checked;
   const relative = checked.value;
+  // A "project" inside .git (or a bare repository) is git's own folder: nothing in it is ours to write.
+  const gitOwned = purpose === 'read' ? null : gitInternalRoot(root);
+  if (gitOwned !== null) return fail('ROOT_INSIDE_GIT', gitOwned, relative);
   const rootReal = realpathSync(root);
   const segments = relative.split('/');
   let current = rootReal;

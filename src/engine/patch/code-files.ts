@@ -6,7 +6,7 @@
 //
 // The list below is the ONE place that says which files count as code; each entry says why.
 // It errs on the side of asking: a false positive costs one click, a false negative runs code.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** A changed file that a configured command would execute or load, and why it counts. */
@@ -119,6 +119,73 @@ function codeOperands(argv: readonly string[]): string[] {
   return out;
 }
 
+/** Package managers whose `run <script>` (or bare `<script>`) runs a script package.json defines. */
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const NOT_SCRIPTS = new Set(['exec', 'dlx', 'x', 'create', 'install', 'i', 'add', 'ci', 'init']);
+
+/**
+ * The commands a package.json script runs when a configured command is `npm run lint`,
+ * `npm test`, `pnpm lint` or `yarn lint`: the script's text split at `&&`, `||`, `;` and `|`
+ * into argv arrays (read from the tree as it is, so a script the answer changes is also read).
+ */
+function packageScriptCommands(root: string, argv: readonly string[]): string[][] {
+  if (!PACKAGE_MANAGERS.has(programName(argv[0]!))) return [];
+  const words = argv.slice(1).filter((word) => !word.startsWith('-'));
+  const script = words[0] === 'run' || words[0] === 'run-script' ? words[1] : words[0] === 'test' || words[0] === 't' ? 'test' : words[0];
+  if (script === undefined || NOT_SCRIPTS.has(script)) return [];
+  let scripts: unknown;
+  try {
+    scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
+  } catch {
+    return [];
+  }
+  const text = typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>)[script] : undefined;
+  if (typeof text !== 'string') return [];
+  return text
+    .split(/&&|\|\||[;|]/)
+    .map((part) => part.trim().split(/\s+/).filter((word) => word !== '' && !/^[A-Z_][A-Z0-9_]*=/.test(word)))
+    .filter((words) => words.length > 0);
+}
+
+/** Relative specifiers a JavaScript/TypeScript file imports or requires. */
+const LOCAL_IMPORT = /(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s+|^\s*import\s+)['"](\.{1,2}\/[^'"\n]+)['"]/gm;
+const JS_FILE = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx)$/i;
+const RESOLVE_SUFFIXES = ['', '.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '.jsx', '.tsx', '.json', '/index.js', '/index.ts', '/index.mjs', '/index.cjs'];
+
+/**
+ * The project files the named scripts load through relative imports, followed from file to file
+ * (at most 500): what `node lint.js` also runs. Read from the tree as it is now.
+ */
+function localImports(root: string, scripts: readonly string[]): string[] {
+  const seen = new Set<string>(scripts);
+  const queue = scripts.filter((file) => JS_FILE.test(file));
+  const found: string[] = [];
+  while (queue.length > 0 && seen.size < 500) {
+    const file = queue.shift()!;
+    let text: string;
+    try {
+      const absolute = path.join(root, file);
+      if (!statSync(absolute).isFile() || statSync(absolute).size > 1_000_000) continue;
+      text = readFileSync(absolute, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const match of text.matchAll(LOCAL_IMPORT)) {
+      const base = path.posix.join(path.posix.dirname(file), match[1]!);
+      if (base.startsWith('..')) continue;
+      // A TypeScript import of './x.js' names x.ts; any spelling that exists, or may be created, counts.
+      const candidates = [...RESOLVE_SUFFIXES.map((suffix) => `${base}${suffix}`), base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx')];
+      for (const candidate of candidates) {
+        if (seen.has(candidate)) continue;
+        seen.add(candidate);
+        found.push(candidate);
+        if (JS_FILE.test(candidate) && existsSync(path.join(root, candidate))) queue.push(candidate);
+      }
+    }
+  }
+  return found;
+}
+
 function isFolder(root: string, relative: string): boolean {
   try {
     return statSync(path.join(root, relative)).isDirectory();
@@ -137,10 +204,12 @@ export function filesCommandsExecute(root: string, commands: ReadonlyArray<reado
   const configured = commands.filter((argv) => argv.length > 0);
   if (configured.length === 0) return [];
   const hits = new Map<string, string>();
-  for (const argv of configured) {
-    for (const operand of codeOperands(argv)) {
-      const named = operandPath(root, operand);
-      if (named === null) continue;
+  for (const argv of configured.flatMap((command) => [command, ...packageScriptCommands(root, command)])) {
+    // A script runs what it imports too: `node lint.js` runs ./lib/rules.js when lint.js requires it.
+    const operands = codeOperands(argv)
+      .map((operand) => operandPath(root, operand))
+      .filter((named): named is string => named !== null);
+    for (const named of [...operands, ...localImports(root, operands)]) {
       for (const file of changed) {
         if (file === named) hits.set(file, `the configured command \`${argv.join(' ')}\` runs it`);
         else if (file.startsWith(`${named}/`) && (isFolder(root, named) || !existsSync(path.join(root, named)))) {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { gitInternalRoot } from '../fs/protected.js';
 import { toArgv } from './argv.js';
 import { fail, ok, type Result } from '../result.js';
 
@@ -67,7 +68,7 @@ export const RelayConfigSchema = z
   .strict();
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
-export type ConfigFailureCode = 'CONFIG_MISSING' | 'CONFIG_INVALID_JSON' | 'CONFIG_INVALID';
+export type ConfigFailureCode = 'CONFIG_MISSING' | 'CONFIG_INVALID_JSON' | 'CONFIG_INVALID' | 'ROOT_INSIDE_GIT';
 
 /** Renders zod issues as "field.path: problem" lines a person can act on. */
 export function describeIssues(error: z.ZodError, file: string): string {
@@ -90,6 +91,9 @@ export function parseRelayConfig(data: unknown, file = CONFIG_FILE): Result<Rela
 
 /** Loads `relay.config.json` from the project root. */
 export function loadRelayConfig(root: string): Result<RelayConfig, ConfigFailureCode> {
+  // A config planted inside .git would make git's own files a project (see gitInternalRoot).
+  const gitOwned = gitInternalRoot(root);
+  if (gitOwned !== null) return fail('ROOT_INSIDE_GIT', gitOwned);
   const file = path.join(root, CONFIG_FILE);
   if (!existsSync(file)) {
     return fail('CONFIG_MISSING', `No ${CONFIG_FILE} in ${root}. Run \`relay init\` in the project folder first.`);

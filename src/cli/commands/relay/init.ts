@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE, STATE_DIR } from '../../../engine/patch/names.js';
-import { EXIT, print, UsageError, withHelp } from '../../io.js';
+import { EXIT, print, printError, UsageError, withHelp } from '../../io.js';
 import { startDir } from '../../project.js';
 
 interface InitOptions {
@@ -29,6 +29,13 @@ ${CONFIG_FILE} already exists.`,
     const root = startDir(program);
     const { existsSync } = await import('node:fs');
     const { loadRelayConfig } = await import('../../../engine/patch/config.js');
+    const { gitInternalRoot } = await import('../../../engine/fs/protected.js');
+    const gitOwned = gitInternalRoot(root);
+    if (gitOwned !== null) {
+      printError(`✘ ROOT_INSIDE_GIT: ${gitOwned}`);
+      process.exitCode = EXIT.failed;
+      return;
+    }
     if (existsSync(path.join(root, CONFIG_FILE))) {
       const existing = loadRelayConfig(root);
       print(existing.ok ? `${CONFIG_FILE} already exists (projectId: ${existing.value.projectId}); nothing changed.` : `${CONFIG_FILE} already exists but is invalid:\n${existing.error.message}`);
