@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { PatchDetail, Run } from '../../../shared/contract.js';
 import { href } from '../../app/routes';
-import { ActionBar } from '../../components/ActionBar';
+import { ActionBar, AskAboutRun } from '../../components/ActionBar';
 import { CopyButton } from '../../components/CopyButton';
 import { DiffModeToggle, FileDiffList } from '../../components/DiffView';
 import { FileIndex } from '../../components/FileIndex';
@@ -141,10 +141,7 @@ export function PatchPanel(props: { readonly run: Run; readonly detail: PatchDet
         {revertControl.button}
         {error?.reply ? <CopyButton label="Copy reply for the assistant" className="button primary" getText={() => error.reply ?? ''} copiedLabel="Reply copied ✓" /> : null}
         {retryControl.button}
-        <span className="spacer" />
-        <a className="button subtle" href={href.ask(run.projectId, run.id)}>
-          Ask a friend about this run
-        </a>
+        <AskAboutRun projectId={run.projectId} runId={run.id} />
       </ActionBar>
 
       {error ? <RefusalCard error={error} title={rejectedByPerson ? 'You rejected this patch' : detail.state === 'rolled-back' ? 'Rolled back' : 'The answer was refused'} /> : null}

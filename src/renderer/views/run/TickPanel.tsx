@@ -4,8 +4,7 @@
 // budgets as of this tick) and REPORT.md each in their own tab, so nothing is said twice.
 import { useMemo, useState } from 'react';
 import type { TickDetail } from '../../../shared/contract.js';
-import { href } from '../../app/routes';
-import { ActionBar } from '../../components/ActionBar';
+import { ActionBar, AskAboutRun } from '../../components/ActionBar';
 import { DiffModeToggle, PatchTextDiff, Stat } from '../../components/DiffView';
 import { FileIndex } from '../../components/FileIndex';
 import { Tabs } from '../../components/Tabs';
@@ -172,10 +171,7 @@ export function TickPanel(props: { readonly detail: TickDetail; readonly project
       <TickEvidence detail={detail} report={report} />
       <ActionBar below={commit.below ?? undefined}>
         {commit.button}
-        <span className="spacer" />
-        <a className="button subtle" href={href.ask(props.projectId, props.runId)}>
-          Ask a friend about this run
-        </a>
+        <AskAboutRun projectId={props.projectId} runId={props.runId} />
       </ActionBar>
       <Tabs
         label="Tick"
