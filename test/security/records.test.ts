@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { vouch } from '../../src/engine/patch/voucher.js';
 import { openStore } from '../../src/engine/store/index.js';
 import { readRunDetail } from '../../src/engine/records/index.js';
 import { planTickCommit } from '../../src/engine/tick/commit.js';
@@ -52,6 +53,8 @@ describe('a planted pending record', () => {
     const jail = jailedProject();
     plantRecord(jail.root, 'evil.pending.yml', plantedRecord('evil', { snapshot: { '../victim.txt': null } }));
     writeFileSync(path.join(jail.root, 'src/a.ts'), 'half-applied\n');
+    // The genuine one was written here: this repository's .git vouches for it (voucher.ts).
+    vouch(jail.root, 'real');
     plantRecord(jail.root, 'real.pending.yml', plantedRecord('real', { snapshot: { 'src/a.ts': 'export const a = 1;\n' } }));
     const file = path.join(tempDir(), 'answer.md');
     writeFileSync(file, answer({ projectId: 'demo', files: { 'src/b.ts': 'export const b = 2;\n' } }));
@@ -196,6 +199,26 @@ describe('REPORT.json touched lists (tick Approve & commit)', () => {
     expect(plan).toMatchObject({ ok: false, error: { code: 'REPORT_PATH_UNSAFE' } });
     expect(!plan.ok && plan.error.message).toContain(code);
     expect(gitIn(jail.root, 'diff', '--cached', '--name-only').trim()).toBe('');
+    jail.expectOutsideUntouched();
+  });
+});
+
+// Found by an independent probe: a pending record that only looks genuine (safe paths, a dead
+// owner), untracked because the folder was copied, or after `git rm --cached` as the old advice said.
+describe('a pending record this repository did not write', () => {
+  it.each([['copied in, never tracked', false], ['tracked, then `git rm --cached`', true]])('%s: recovery refuses it (RECORD_FOREIGN) and the file stays as it is', async (_name, wasTracked) => {
+    const jail = jailedProject({ files: { 'a.txt': 'hi\n', 'src/a.ts': 'export const a = 1;\n' } });
+    const file = plantRecord(jail.root, '11111111-2222-4333-8444-555555555555.pending.yml', plantedRecord('11111111-2222-4333-8444-555555555555', { snapshot: { 'a.txt': '#!/bin/sh\necho PWNED\n' }, result: { 'a.txt': 'hi\n' } }));
+    if (wasTracked) {
+      gitIn(jail.root, 'add', '-f', path.relative(jail.root, file));
+      gitIn(jail.root, 'commit', '-qm', 'planted');
+      gitIn(jail.root, 'rm', '-q', '--cached', path.relative(jail.root, file));
+      gitIn(jail.root, 'commit', '-qm', 'untracked again');
+    }
+    const log = await relay(['log'], { cwd: jail.root });
+    expect(log.stderr + log.stdout).toContain('RECORD_FOREIGN');
+    expect(readFileSync(path.join(jail.root, 'a.txt'), 'utf8')).toBe('hi\n');
+    expect(existsSync(file)).toBe(true);
     jail.expectOutsideUntouched();
   });
 });

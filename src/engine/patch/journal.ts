@@ -19,6 +19,7 @@ import { STATE_DIR } from './config.js';
 import { reachedCommitPoint } from '../records/transactions.js';
 import type { TransactionRecord } from '../records/transaction-schema.js';
 import { pendingPath, removePending, stateDir, writeCommitted } from './state.js';
+import { dropVoucher } from './voucher.js';
 
 /** Folders a work-tree capture leaves out: the tool's own state. */
 export const CAPTURE_EXCLUDE: readonly string[] = [STATE_DIR];
@@ -227,6 +228,7 @@ export function closeJournal(root: string, record: TransactionRecord, io: WriteI
   for (const folder of foldersOf(root, record)) sweepTempFiles(folder, { io });
   io.remove(backupDir(root, record.uuid));
   removePending(root, record.uuid, io);
+  dropVoucher(root, record.uuid, io);
 }
 
 /**

@@ -12,6 +12,7 @@ import { GitCommandError } from '../git/core.js';
 import { isTracked } from '../git/ls-files.js';
 import type { Failure } from '../result.js';
 import { closeJournal, isCommitted, orphanBackups, undoTransaction } from './journal.js';
+import { isVouched, sweepVouchers } from './voucher.js';
 import { stopLeftoverCommands, transactionMark } from './leftover-commands.js';
 import { acquireProjectLock, projectBusy } from './lock.js';
 import { captureInterruptedWrite, recordRollback, rolledBackRecordOf } from './rolled-back.js';
@@ -93,10 +94,12 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
     }
     const record = loaded.value;
     if (record.owner && !ownerIsGone(record.owner)) continue;
-    // A record git tracks came with the repository (a clone), not from a crash here: undoing it
-    // would overwrite this work tree with what a stranger wrote. Never run it.
-    if (await isTracked(root, path.relative(root, pendingPath(root, uuid)).split(path.sep).join('/'))) {
-      refuse(uuid, { code: 'RECORD_FOREIGN', message: `${path.relative(root, pendingPath(root, uuid))} is tracked by git, so it came with the repository and not from an interrupted transaction here; it was not run. Remove it (git rm --cached, then delete it).` });
+    // A record this repository's .git does not vouch for was not written here (it came with a
+    // clone, a copied folder, or stayed after `git rm --cached`): undoing it would overwrite this
+    // work tree with what a stranger wrote. Never run it.
+    if (isVouched(root, uuid) === false) {
+      const shown = path.relative(root, pendingPath(root, uuid));
+      refuse(uuid, { code: 'RECORD_FOREIGN', message: `${shown} was not written by Relay Desk in this repository (it came with the files: a clone or a copy), so it was not run and nothing was changed. Delete it${(await isTracked(root, shown.split(path.sep).join('/'))) ? ' (it is tracked by git: `git rm` it)' : ''}.` });
       continue;
     }
     try {
@@ -130,6 +133,7 @@ export async function recoverUnlocked(root: string, hooks: RecoveryHooks = {}): 
   }
   try {
     for (const dir of orphanBackups(root)) io.remove(dir);
+    sweepVouchers(root, listPending(root), io);
     sweepTempFiles(stateDir(root), { io });
   } catch (error) {
     // Said only when nothing else was: one line is enough when the disk refuses everything.

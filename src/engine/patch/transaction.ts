@@ -17,6 +17,7 @@ import { replyFor } from './reply.js';
 import { findByContentHash, hasCommitted, rolledBackRecord } from '../records/transactions.js';
 import type { FileStat, TransactionRecord } from '../records/transaction-schema.js';
 import { pendingPath, stateDir, writePending } from './state.js';
+import { vouch } from './voucher.js';
 import { fileStat, unifiedDiff } from './summary.js';
 import type { FileOperation } from './types.js';
 import { createBranch, isValidBranchName } from '../git/commit.js';
@@ -358,6 +359,8 @@ export async function runTransaction(request: TransactionRequest, hooks: PatchHo
   };
   let pending: TransactionRecord = { ...record, owner, ...(worktree ? { worktree } : {}) };
   try {
+    // The voucher first: recovery acts only on a record this repository's .git vouches for.
+    vouch(root, uuid, io);
     writePending(root, pending, io);
   } catch (error) {
     return { status: 'rejected', uuid, error: { code: 'WRITE_FAILED', message: `${whatFailed(root, error)}. Nothing was changed.` } };

@@ -97,7 +97,8 @@ describe('rolling back a transaction', () => {
   it('a failure the rollback cannot undo (the disk stays full) leaves the pending record, which the next command recovers', async () => {
     const root = project({ 'src/a.ts': 'export const a = 1;\n' });
     const before = readTree(root);
-    const outcome = await applyPatch({ root, text: edit, source: 'paste', decide: approveAll }, { io: failingIo({ failAt: 6, code: 'ENOSPC', sticky: true }) });
+    // (the first mutating calls write the voucher in .git, then the pending record; the 11th is a file write)
+    const outcome = await applyPatch({ root, text: edit, source: 'paste', decide: approveAll }, { io: failingIo({ failAt: 11, code: 'ENOSPC', sticky: true }) });
     expect(outcome).toMatchObject({ status: 'rolled-back', error: { code: 'WRITE_FAILED', message: expect.stringContaining('the next relay command finishes it') } });
     const pending = readdirSync(path.join(root, '.relaycode')).filter((n) => n.endsWith('.pending.yml'));
     expect(pending).toHaveLength(1);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } fro
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRelayConfig, writeRelayConfig, type RelayConfig } from '../../../src/engine/patch/config.js';
+import { vouch } from '../../../src/engine/patch/voucher.js';
 import { writePending } from '../../../src/engine/patch/state.js';
 import { listCommitted, type TransactionRecord } from '../../../src/engine/records/index.js';
 import { applyPatch, recoverPending, type Decision, type PendingReview } from '../../../src/engine/patch/transaction.js';
@@ -278,8 +279,11 @@ writeFileSync('src/other.ts', 'formatted\\n');
         warnings: [],
         ...(owner ? { owner } : {}),
       });
+      // As the engine does: the repository vouches for each record it writes (voucher.ts).
+      vouch(root, 'live');
       writePending(root, record({ pid: process.pid, bootId: bootId(), startedAt: '' }, 'live'));
       expect(await recoverPending(root)).toEqual({ recovered: [], problems: [], gitCommit: null });
+      vouch(root, 'dead');
       writePending(root, record({ pid: 999_999_999, bootId: bootId(), startedAt: '' }, 'dead'));
       const recovered = await recoverPending(root);
       expect(recovered).toEqual({ recovered: [{ uuid: 'dead', restored: ['src/a.ts', 'src/created.ts'] }], problems: [], gitCommit: null });
