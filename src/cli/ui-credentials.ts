@@ -70,6 +70,7 @@ export interface Credentials {
   /** The port the last server of this data folder listened on (a restart tries it first). */
   readonly lastPort: number | null;
   /** Records the port this server listens on; persisted. */
+  /** Remembers the port listened on; a different one than before forgets every session (they were bound to the old address). */
   rememberPort(port: number): void;
 }
 
@@ -154,6 +155,9 @@ export function createCredentials(options: CredentialsOptions = {}): Credentials
       return port;
     },
     rememberPort(next) {
+      // Sessions are bound to their address: a page still open on the old port cannot be told
+      // from whatever listens there now, and it would hand its secret to it. Moving forgets them.
+      if (port !== null && next !== port) sessions.clear();
       port = next;
       save();
     },

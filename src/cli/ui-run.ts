@@ -121,6 +121,9 @@ export async function runUi(options: UiRun): Promise<void> {
     process.exitCode = EXIT.failed;
     return;
   }
+  if (server.movedFrom !== null) {
+    printError(`! 127.0.0.1:${server.movedFrom}, where Relay Desk ran last time, is taken by another program; it runs on ${server.port} now. Pages still open on the old address were signed out (whatever listens there now could be anyone): open the link below.`);
+  }
   // Listen for Ctrl+C before announcing the link, so a stop right after it is never missed.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -38,6 +38,8 @@ export interface LaunchLink {
 export interface UiServer {
   readonly origin: string;
   readonly port: number;
+  /** The remembered port that was taken (so the server moved, and earlier sessions were forgotten), or null. */
+  readonly movedFrom: number | null;
   /** Mints a new single-use launch link; `project` makes the page open on that project. */
   launchLink(options?: { readonly project?: string }): LaunchLink;
   close(): Promise<void>;
@@ -235,10 +237,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   };
 
   const preferred = options.preferredPort ?? null;
+  let movedFrom: number | null = null;
   if (preferred !== null && (options.port ?? 0) === 0) {
     try {
       await listen(server, preferred);
     } catch {
+      movedFrom = preferred;
       await listen(server, 0);
     }
   } else {
@@ -250,6 +254,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   return {
     origin,
     port,
+    movedFrom,
     launchLink: (link = {}) => {
       let resolveTraded!: () => void;
       const traded = new Promise<void>((resolve) => (resolveTraded = resolve));

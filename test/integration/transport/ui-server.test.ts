@@ -1,6 +1,7 @@
 // `relay ui`'s server on a real port, over a real host and store: the launch-token trade, the
 // gate (session, Origin, Host), refused frames, size limits, ordering, and the renderer's
 // WebSocket client.
+import { createServer } from 'node:http';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -317,6 +318,33 @@ describe('relay ui server', () => {
         await host.close();
         store.close();
       });
+    });
+
+    it('a remembered port taken by another program: the server moves, says so, and the old sessions no longer work (a squatter who heard one gains nothing)', async () => {
+      const file = path.join(tempDir(), 'ui-sessions.json');
+      const { host, store } = bareHost();
+      const first = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+      const session = await tradeLink(first.launchLink().url);
+      const port = first.port;
+      await first.close();
+      // Another program takes the address (and could log the page's Bearer secret there).
+      const squatter = createServer((_request, response) => response.end('squatting'));
+      await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+      running.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
+
+      const credentials = createCredentials({ file });
+      const moved = await startUiServer({ host, rendererDir: tempDir(), credentials, preferredPort: credentials.lastPort });
+      running.push(async () => {
+        await moved.close();
+        await host.close();
+        store.close();
+      });
+      expect(moved.port).not.toBe(port);
+      expect(moved.movedFrom).toBe(port);
+      expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(session) })).toEqual([401, 'SESSION_UNKNOWN']);
+      // A new link works as always.
+      const fresh = await tradeLink(moved.launchLink().url);
+      expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(fresh) })).toBe(101);
     });
 
     it('forgets a session not connected for its lifetime, and reads a hostile sessions file as no sessions', async () => {
