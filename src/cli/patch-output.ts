@@ -78,7 +78,9 @@ export function terminalDecider(yes: boolean): (review: PendingReview) => Promis
       if (diff) print(diff.replace(/^/gm, '    '));
     }
     if (!canAsk()) {
-      return { approve: false, reason: 'manual approval is required and there is no terminal to ask; re-run with --yes to approve' };
+      // --yes never approves code the configured commands would run: only a person can, here or in the app.
+      const how = review.reason === 'executes-patched-code' ? 'run it again in a terminal to read the diff and approve it, or apply it in the app' : 're-run with --yes to approve';
+      return { approve: false, reason: `manual approval is required and there is no terminal to ask; ${how}` };
     }
     const question = review.reason === 'executes-patched-code' ? 'Keep these changes and then run the postCommand and linter on them?' : 'Keep these changes?';
     const yesAnswer = await confirm(question);

@@ -6,6 +6,7 @@ import { currentOwner, type ProcessOwner } from '../fs/process.js';
 import type { Failure } from '../result.js';
 
 const LOCK_FILE = 'lock.json';
+const STATE_LOCK_SHOWN = `.relaycode/${LOCK_FILE}`;
 
 /** A held project lock; release it exactly once. */
 export interface ProjectLock {
@@ -63,6 +64,6 @@ export function projectBusy(held: ProjectLockHeld): Failure {
   const who = held.heldBy.pid > 0 ? `Another Relay Desk process (pid ${held.heldBy.pid})` : 'Another Relay Desk process';
   return {
     code: 'PROJECT_BUSY',
-    message: `${who} is running a transaction in this project (${held.reason}). Wait for it to finish (or approve/reject it), then try again.`,
+    message: `${who} is running a transaction in this project (${held.reason}). Wait for it to finish (or approve/reject it), then try again. If no Relay Desk is working on this project (the app, \`relay watch\`, another \`relay apply\`), the lock file ${STATE_LOCK_SHOWN} is not one of ours (it may have come with the files): delete it.`,
   };
 }

@@ -1,3 +1,4 @@
+import { ownFolder } from '../fs/safe-path.js';
 import { git } from '../git/core.js';
 import { gitVersion, headCommit, workTreeRoot } from '../git/head.js';
 import { budgetWarnings, reservationShortfalls, worstCaseTick } from './budgets.js';
@@ -95,6 +96,11 @@ export async function doctor(options: RunnerIdentity & { readonly root: string; 
   else add('config', 'ok', `relais.config.json is valid (milestone ${loaded.value.project.milestone_id})`);
   const config = loaded.ok ? loaded.value : defaultTickConfig();
   const paths = workspacePaths(options.root, config);
+
+  // The folders a tick writes (relais/, its history folder) must be real folders inside the
+  // project: `relais run` refuses a link (a cloned repository can ship one), so the doctor says so too.
+  const unsafe = ['relais', paths.historyDirRel].map((folder) => ownFolder(options.root, folder)).find((checked) => !checked.ok);
+  add('state folders', unsafe && !unsafe.ok ? 'fail' : 'ok', unsafe && !unsafe.ok ? `${unsafe.error.code}: ${unsafe.error.message}` : `relais/ and ${paths.historyDirRel}/ are real folders inside the project (or not made yet)`);
 
   if (loaded.ok) {
     checkWorkspace(options.root, config, add);

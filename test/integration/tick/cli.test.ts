@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +100,17 @@ describe('relais command line', () => {
     expect(byName.get('budgets')?.detail).toContain('ticks 200');
     expect(byName.has('root')).toBe(true);
     expect(run.exitCode).toBe(report.ok ? 0 : 1);
+  });
+
+  it('doctor fails when relais/history is a link out of the project (relais run refuses it too)', async () => {
+    const repo = new TickRepo();
+    const outside = tempDir();
+    rmSync(path.join(repo.root, 'relais', 'history'), { recursive: true, force: true });
+    symlinkSync(outside, path.join(repo.root, 'relais', 'history'));
+    const run = await repo.relais(['doctor', '--json']);
+    const report = JSON.parse(run.stdout) as { ok: boolean; checks: { name: string; status: string; detail: string }[] };
+    expect(report.checks.find((c) => c.name === 'state folders')).toMatchObject({ status: 'fail', detail: expect.stringContaining('STATE_FOLDER_UNSAFE') });
+    expect(run.exitCode).toBe(1);
   });
 
   it('doctor fails when the Claude CLI cannot be found', async () => {
