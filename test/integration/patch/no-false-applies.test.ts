@@ -163,6 +163,10 @@ describe('native answers that must not write a wrong tree', () => {
     expect([...after.keys()].filter((p) => p.includes('='))).toEqual([]);
   });
 
+  it('refuses a new-file diff (from /dev/null) for a file that exists as FILE_EXISTS, not a hunk mismatch', async () => {
+    expectRefused(await apply(CALC, '```diff\ndiff --git a/src/a.ts b/src/a.ts\nnew file mode 100644\n--- /dev/null\n+++ b/src/a.ts\n@@ -0,0 +1 @@\n+export const a = 1;\n```\n'), 'FILE_EXISTS');
+  });
+
   it('refuses an empty labelled block for an existing file (EMPTY_REPLACEMENT) instead of wiping it', async () => {
     expectRefused(await apply(CALC, '**src/a.ts**\n\n```ts\n```\n'), 'EMPTY_REPLACEMENT');
   });

@@ -227,6 +227,10 @@ export function applyUnifiedDiff(
     // "\ No newline at end of file" after the last added line: the new file ends without one.
     return ok({ file: { lines: added, bom: false, eol: '\n', finalNewline: parsed.value.noFinalNewline?.new !== true }, tiers: ['exact'] });
   }
+  if (parsed.value.createsFile && file.lines.some((line) => line.text.trim() !== '')) {
+    // A diff from /dev/null adds a file the assistant thought was not there: it is.
+    return fail('FILE_EXISTS', `${path} already exists, but the diff creates it (from /dev/null; the assistant may not have seen it). Nothing was applied; ask for a diff against the current file instead.`, path);
+  }
   if (parsed.value.deletesFile) {
     if (!deletionMatches(file, hunks)) {
       return fail('HUNK_NOT_FOUND', `${path}: the diff deletes the file, but the lines it removes are not the file's current content (it changed since the assistant saw it). Nothing was applied.`, path);
