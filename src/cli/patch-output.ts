@@ -26,10 +26,17 @@ function fileLine(f: FileStat): string {
   return `  ${mark} ${f.path}  +${f.added}/-${f.removed}`;
 }
 
+/** Refused records already reported by this command: recovery runs before a command and again under its lock. */
+const reportedRefusals = new Set<string>();
+
+/** Says what recovery did: each rollback, and each record it refused (once per command). */
 export function printRecoveries(recovered: readonly Recovery[]): void {
   for (const r of recovered) {
-    if (r.refused) printError(`! ${r.refused.code}: ${r.refused.message}`);
-    else printError(`! An interrupted transaction (${r.uuid}) was found and rolled back: ${r.restored.length ? r.restored.join(', ') : 'no file needed restoring'}.`);
+    if (r.refused) {
+      const key = `${r.uuid}\u0000${r.refused.code}`;
+      if (!reportedRefusals.has(key)) printError(`! ${r.refused.code}: ${r.refused.message}`);
+      reportedRefusals.add(key);
+    } else printError(`! An interrupted transaction (${r.uuid}) was found and rolled back: ${r.restored.length ? r.restored.join(', ') : 'no file needed restoring'}.`);
   }
 }
 
