@@ -205,16 +205,18 @@ describe('the Relay Desk window in a real browser', () => {
   });
 
   it('reject (Esc) after reading the linter’s verdict: the tree is byte-identical to before', async () => {
-    // A linter that finds an error wherever a 99 appears in src/app.ts.
-    const linter = ['node', '-e', "const s = require('fs').readFileSync('src/app.ts', 'utf8'); if (s.includes('99')) { console.log('src/app.ts:1 error: 99 is not allowed'); process.exit(1); }"];
-    const root = await project('reject-demo', { 'src/app.ts': 'export const v = 1;\n', 'src/keep.ts': 'export const k = 1;\n' }, { linter });
+    // A linter that finds an error wherever a 99 appears in docs/app.md. (It is a node script, which
+    // may load any code file of the project: a patch to one would wait for a person before any
+    // linting, so this answer changes documents.)
+    const linter = ['node', '-e', "const s = require('fs').readFileSync('docs/app.md', 'utf8'); if (s.includes('99')) { console.log('docs/app.md:1 error: 99 is not allowed'); process.exit(1); }"];
+    const root = await project('reject-demo', { 'docs/app.md': 'export const v = 1;\n', 'docs/keep.md': 'export const k = 1;\n' }, { linter });
     const before = readTree(root);
     const status = gitIn(root, 'status', '--porcelain', '--untracked-files=all');
     const { page, paste, dialog } = await openWindow();
 
     await step('paste an answer that changes one file and creates another', async () => {
       await paste.open();
-      await paste.apply(answer({ projectId: 'reject-demo', files: { 'src/app.ts': 'export const v = 99;\n', 'src/new/extra.ts': 'export const e = 1;\n' }, message: 'Unwanted change' }));
+      await paste.apply(answer({ projectId: 'reject-demo', files: { 'docs/app.md': 'export const v = 99;\n', 'docs/new/extra.md': 'export const e = 1;\n' }, message: 'Unwanted change' }));
       await dialog.waitOpen();
       expect(await dialog.fileSections().count()).toBe(2);
       await dialog.armed();

@@ -181,7 +181,7 @@ describe('child environments under a hostile parent environment', () => {
       const base = defaultRelayConfig('demo');
       writeRelayConfig(root, { ...base, patch: { ...base.patch, linter: ['node', DUMP, 'linter', out], preCommand: ['node', DUMP, 'preCommand', out], postCommand: ['node', DUMP, 'postCommand', out] } });
       const answerFile = path.join(tempDir('relay-security-answer-'), 'answer.md');
-      writeFileSync(answerFile, answer([{ path: 'src/new.ts', body: 'export const n = 1;' }], { projectId: 'demo' }));
+      writeFileSync(answerFile, answer([{ path: 'docs/new.md', body: '# new' }], { projectId: 'demo' }));
       const run = await relayCli(['apply', answerFile, '--yes', '--json'], { cwd: root, env: HOSTILE_ENV });
       expect(run.exitCode, run.stderr).toBe(0);
       const seen = dumps(out);

@@ -91,15 +91,21 @@ describe('an answer that edits lint.js (linter `node lint.js`)', () => {
     expect(result.error?.message).toContain('lint.js');
     expect(readFileSync(path.join(p.root, 'lint.js'), 'utf8')).toBe(LINT_OK);
     // The next patch's baseline linter runs the project's own lint.js, not the answer's.
-    const next = await cliApply(p.root, answer([{ path: 'src/b.ts', body: 'export const b = 2;' }]));
+    const next = await cliApply(p.root, answer([{ path: 'docs/b.md', body: '# b' }]));
     expect(next.result.status).toBe('applied');
     expect(existsSync(p.marker)).toBe(false);
   });
 
-  it('an answer that leaves lint.js alone is applied automatically as before', async () => {
+  it('an answer that changes no code file is applied automatically as before', async () => {
     const p = lintProject();
-    const { result } = await cliApply(p.root, answer([{ path: 'src/b.ts', body: 'export const b = 2;' }]), []);
+    const { result } = await cliApply(p.root, answer([{ path: 'docs/notes.md', body: '# notes' }]), []);
     expect(result.status).toBe('applied');
+  });
+
+  it('any code file waits for a person: `node lint.js` may load it by a path no list can predict', async () => {
+    const p = lintProject();
+    const { result } = await cliApply(p.root, answer([{ path: 'src/b.ts', body: 'export const b = 2;' }]));
+    expect(result).toMatchObject({ status: 'rolled-back', error: { code: 'REVIEW_REQUIRED' } });
   });
 });
 
@@ -203,14 +209,33 @@ describe('code a configured command reaches indirectly', () => {
     p.expectOutsideUntouched();
   });
 
-  it('the script behind `npm run lint` (package.json) is code the linter runs, and so are its imports', () => {
-    const p = lintProject({ patch: { linter: 'npm run lint' }, files: { 'package.json': '{"scripts":{"lint":"NODE_ENV=ci node tools/lint.js && tsc"}}\n', 'tools/lint.js': "import './helpers/load.mjs';\n", 'tools/helpers/load.mjs': '' } });
-    const hits = filesCommandsExecute(p.root, [['npm', 'run', 'lint']], ['tools/lint.js', 'tools/helpers/load.mjs', 'src/a.ts']).map((f) => f.path);
-    expect(hits).toEqual(['tools/helpers/load.mjs', 'tools/lint.js']);
+  it('the script behind `npm run lint` (package.json, with its pre script and the scripts it runs) is code, and so is every code file', () => {
+    const p = lintProject({ patch: { linter: 'npm run lint' }, files: { 'package.json': '{"scripts":{"prelint":"node tools/pre.js","lint":"NODE_ENV=ci npm run lint:js && tsc","lint:js":"node tools/lint.js"}}\n', 'tools/lint.js': "import './helpers/load.mjs';\n", 'tools/helpers/load.mjs': '' } });
+    const hits = filesCommandsExecute(p.root, [['npm', 'run', 'lint']], ['tools/lint.js', 'tools/pre.js', 'tools/helpers/load.mjs', 'src/a.ts', 'docs/a.md']);
+    expect(hits.map((f) => f.path)).toEqual(['src/a.ts', 'tools/helpers/load.mjs', 'tools/lint.js', 'tools/pre.js']);
+    expect(hits.find((f) => f.path === 'tools/pre.js')?.why).toContain('node tools/pre.js');
   });
 
-  it('a file the scripts do not load is still applied automatically', () => {
-    const p = lintProject({ files: { 'lint.js': "require('./lib/rules.js');\n", 'lib/rules.js': '' } });
-    expect(filesCommandsExecute(p.root, [['node', 'lint.js']], ['src/a.ts', 'lib/other.js'])).toEqual([]);
+  it.each([
+    [['npx', '--no-install', 'tsx', 'lint.ts']],
+    [['pnpm', 'exec', 'node', 'x.js']],
+    [['uv', 'run', 'python', 'lint.py']],
+    [['python3', '-m', 'mylint']],
+    [['sh', 'scripts/fmt.sh']],
+    [['node', '--test']],
+    [['make', 'lint']],
+  ])('%j may run the project\'s code: every changed code file counts (a module, a sourced script, a new test)', (command) => {
+    const p = lintProject();
+    const hits = filesCommandsExecute(p.root, [command], ['helper.py', 'scripts/lib.sh', 'test/b.test.js', 'rules/a.js', 'docs/a.md']).map((f) => f.path);
+    expect(hits).toEqual(['helper.py', 'rules/a.js', 'scripts/lib.sh', 'test/b.test.js']);
+  });
+
+  it('a tool that only reads (tsc, eslint, ruff…) runs no source file, but runs what its configuration imports', () => {
+    const p = lintProject({ files: { 'eslint.config.js': "const local = require('./eslint-rules/plugin.js');\nmodule.exports = [{ plugins: { local } }];\n", 'eslint-rules/plugin.js': '' } });
+    // …and a script of the user's own, outside the project, is the user's tool, not the project's code.
+    for (const command of [['npx', 'tsc', '--noEmit'], ['eslint', '.'], ['pnpm', 'eslint', '.'], ['ruff', 'check', '.'], ['cargo', 'clippy'], [process.execPath, path.join(tempDir(), 'fmt.cjs')]]) {
+      expect(filesCommandsExecute(p.root, [command], ['src/a.ts', 'app/x.py']), command.join(' ')).toEqual([]);
+    }
+    expect(filesCommandsExecute(p.root, [['eslint', '.']], ['eslint-rules/plugin.js']).map((f) => f.path)).toEqual(['eslint-rules/plugin.js']);
   });
 });

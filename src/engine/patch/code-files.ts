@@ -6,7 +6,7 @@
 //
 // The list below is the ONE place that says which files count as code; each entry says why.
 // It errs on the side of asking: a false positive costs one click, a false negative runs code.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** A changed file that a configured command would execute or load, and why it counts. */
@@ -119,32 +119,125 @@ function codeOperands(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Package managers whose `run <script>` (or bare `<script>`) runs a script package.json defines. */
+/** Package managers: `run <script>` (or a bare script name) runs a script package.json defines. */
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
-const NOT_SCRIPTS = new Set(['exec', 'dlx', 'x', 'create', 'install', 'i', 'add', 'ci', 'init']);
+/** Their subcommands that run a package's binary (the next words are that command). */
+const PACKAGE_EXEC = new Set(['exec', 'dlx', 'x']);
+
+/** package.json's scripts, or an empty object. */
+function packageScripts(root: string): Readonly<Record<string, unknown>> {
+  try {
+    const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
+    return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A script's text as argv arrays: split at `&&`, `||`, `;` and `|`, without leading `VAR=value` words. */
+function scriptCommands(text: string): string[][] {
+  return text
+    .split(/&&|\|\||[;|]/)
+    .map((part) => part.trim().split(/\s+/).filter((word) => word !== ''))
+    .map((words) => words.slice(words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))))
+    .filter((words) => words.length > 0 && words[0] !== undefined);
+}
 
 /**
  * The commands a package.json script runs when a configured command is `npm run lint`,
- * `npm test`, `pnpm lint` or `yarn lint`: the script's text split at `&&`, `||`, `;` and `|`
- * into argv arrays (read from the tree as it is, so a script the answer changes is also read).
+ * `npm test`, `pnpm lint` or `yarn lint`, with its `pre`/`post` scripts and the scripts it runs in
+ * turn (read from the tree as it is, so a script the answer changes is also read). Null when the
+ * command is not a package script.
  */
-function packageScriptCommands(root: string, argv: readonly string[]): string[][] {
-  if (!PACKAGE_MANAGERS.has(programName(argv[0]!))) return [];
+function packageScriptCommands(root: string, argv: readonly string[], depth = 0): string[][] | null {
+  if (!PACKAGE_MANAGERS.has(programName(argv[0]!)) || depth > 5) return null;
   const words = argv.slice(1).filter((word) => !word.startsWith('-'));
-  const script = words[0] === 'run' || words[0] === 'run-script' ? words[1] : words[0] === 'test' || words[0] === 't' ? 'test' : words[0];
-  if (script === undefined || NOT_SCRIPTS.has(script)) return [];
-  let scripts: unknown;
-  try {
-    scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
-  } catch {
-    return [];
+  const script = words[0] === 'run' || words[0] === 'run-script' ? words[1] : words[0] === 't' ? 'test' : words[0];
+  const scripts = packageScripts(root);
+  if (script === undefined || typeof scripts[script] !== 'string') return null;
+  const texts = [`pre${script}`, script, `post${script}`].map((name) => scripts[name]).filter((text): text is string => typeof text === 'string');
+  return texts.flatMap(scriptCommands).flatMap((command) => [command, ...(packageScriptCommands(root, command, depth + 1) ?? [])]);
+}
+
+/**
+ * Tools that read a project's files without running them: to them only their configuration (the
+ * rules above, and what a configuration file imports) is code. Any other program may run the
+ * project's own code.
+ */
+const READING_TOOLS = new Set([
+  'tsc', 'vue-tsc', 'eslint', 'prettier', 'biome', 'oxlint', 'dprint', 'stylelint', 'markdownlint', 'markdownlint-cli2', 'ruff', 'flake8', 'pylint',
+  'mypy', 'pyright', 'black', 'isort', 'yapf', 'gofmt', 'goimports', 'golangci-lint', 'staticcheck', 'rustfmt', 'shellcheck', 'shfmt',
+  'clang-format', 'clang-tidy', 'hadolint', 'yamllint', 'tflint', 'rubocop', 'standardrb', 'swiftlint', 'ktlint', 'cspell', 'typos', 'vale',
+  'actionlint', 'taplo', 'sqlfluff', 'htmlhint', 'true', 'false', 'echo', 'git',
+]);
+/** Toolchains whose these subcommands only read (check, format, lint). */
+const READING_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  cargo: new Set(['check', 'clippy', 'fmt']),
+  go: new Set(['vet', 'fmt']),
+  deno: new Set(['check', 'lint', 'fmt']),
+};
+/** Launchers: the command is the words after them (and their options). */
+const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'env', 'nice', 'time', 'nohup', 'timeout', 'uvx', 'pipx']);
+const RUN_LAUNCHERS = new Set(['uv', 'poetry', 'pdm', 'hatch', 'pipenv', 'rye']);
+
+/** Drops a launcher's options (and `timeout`'s duration) before the command it starts. */
+function afterOptions(words: readonly string[], program: string): string[] {
+  let i = 0;
+  while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i += 1;
+  if (program === 'timeout' && i < words.length) i += 1; // its duration
+  return words.slice(i);
+}
+
+/**
+ * Whether a configured command may run the project's own code (then any code file the answer
+ * changes counts), or only reads the files (then only its configuration does). Unknown programs
+ * run code: the rule errs on the side of asking.
+ */
+function mayRunProjectCode(root: string, argv: readonly string[], depth = 0): boolean {
+  if (argv.length === 0 || depth > 8) return argv.length > 0;
+  const program = programName(argv[0]!);
+  const rest = argv.slice(1);
+  // A program of the project (./scripts/check.sh) is the project's code; /usr/bin/node is node.
+  if ((argv[0]!.includes('/') || argv[0]!.includes('\\')) && operandPath(root, argv[0]!) !== null) return true;
+  if (LAUNCHERS.has(program)) return mayRunProjectCode(root, afterOptions(rest, program), depth + 1);
+  if (RUN_LAUNCHERS.has(program) && rest[0] === 'run') return mayRunProjectCode(root, afterOptions(rest.slice(1), program), depth + 1);
+  if (PACKAGE_MANAGERS.has(program)) {
+    const scripts = packageScriptCommands(root, argv);
+    if (scripts !== null) return scripts.some((command) => mayRunProjectCode(root, command, depth + 1));
+    const words = rest.filter((word) => !word.startsWith('-'));
+    if (PACKAGE_EXEC.has(words[0] ?? '')) return mayRunProjectCode(root, afterOptions(rest.slice(rest.indexOf(words[0]!) + 1), program), depth + 1);
+    // `yarn eslint .`, `pnpm tsc`: a package's binary by name; anything else (install, a missing script) may run scripts.
+    if (program !== 'npm' && words[0] !== undefined && READING_TOOLS.has(words[0])) return mayRunProjectCode(root, rest.slice(rest.indexOf(words[0])), depth + 1);
+    return true;
   }
-  const text = typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>)[script] : undefined;
-  if (typeof text !== 'string') return [];
-  return text
-    .split(/&&|\|\||[;|]/)
-    .map((part) => part.trim().split(/\s+/).filter((word) => word !== '' && !/^[A-Z_][A-Z0-9_]*=/.test(word)))
-    .filter((words) => words.length > 0);
+  if (READING_TOOLS.has(program)) return false;
+  if (READING_SUBCOMMANDS[program]?.has(rest.find((word) => !word.startsWith('-')) ?? '')) return false;
+  if (INTERPRETERS.has(program)) return interpreterRunsProjectCode(root, rest);
+  return true;
+}
+
+/** Interpreter options whose value is code or a module to run, not a file of the user's. */
+const INLINE_CODE_OPTIONS = new Set(['-e', '--eval', '-p', '--print', '-c', '-m', '--test', '-']);
+
+/**
+ * An interpreter runs the project's code unless its script is a file of the user's outside the
+ * project (`node ~/tools/fmt.cjs`): inline code and modules (`-e`, `-c`, `-m`), a script inside
+ * the project, a loader option naming a project file, or no script at all (a test runner mode,
+ * stdin) all may load any code file of the project.
+ */
+function interpreterRunsProjectCode(root: string, rest: readonly string[]): boolean {
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i]!;
+    if (INLINE_CODE_OPTIONS.has(arg) || /^--(eval|print|test)(=|$)/.test(arg)) return true;
+    if (arg.startsWith('-')) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : CODE_VALUE_OPTIONS.has(arg) ? rest[(i += 1)] : undefined;
+      if (value !== undefined && !path.isAbsolute(value)) return true;
+      if (value !== undefined && operandPath(root, value) !== null) return true;
+      continue;
+    }
+    return operandPath(root, arg) !== null || !path.isAbsolute(arg);
+  }
+  return true;
 }
 
 /** Relative specifiers a JavaScript/TypeScript file imports or requires. */
@@ -204,7 +297,7 @@ export function filesCommandsExecute(root: string, commands: ReadonlyArray<reado
   const configured = commands.filter((argv) => argv.length > 0);
   if (configured.length === 0) return [];
   const hits = new Map<string, string>();
-  for (const argv of configured.flatMap((command) => [command, ...packageScriptCommands(root, command)])) {
+  for (const argv of configured.flatMap((command) => [command, ...(packageScriptCommands(root, command) ?? [])])) {
     // A script runs what it imports too: `node lint.js` runs ./lib/rules.js when lint.js requires it.
     const operands = codeOperands(argv)
       .map((operand) => operandPath(root, operand))
@@ -218,10 +311,38 @@ export function filesCommandsExecute(root: string, commands: ReadonlyArray<reado
       }
     }
   }
+  // A command that may run the project's own code (a script, a test runner, a package script, an
+  // unknown program) can load any of its code files, by paths no list of names can predict.
+  const runner = configured.find((argv) => mayRunProjectCode(root, argv));
+  // A tool that only reads still runs its configuration, and what that configuration imports.
+  const configImports = runner ? [] : localImports(root, rootConfigFiles(root));
   for (const file of changed) {
     if (hits.has(file)) continue;
     const rule = CODE_FILE_RULES.find((r) => r.test(file, path.posix.basename(file)));
     if (rule) hits.set(file, rule.why);
+    else if (runner && looksLikeCode(root, file)) hits.set(file, `the configured command \`${runner.join(' ')}\` may run the project's own code (a script, tests or a package script), which can load any of its code files`);
+    else if (configImports.includes(file)) hits.set(file, 'a tool configuration file imports it: the tool loads and runs it');
   }
   return [...hits].map(([file, why]) => ({ path: file, why })).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** Files at the project's root that are tool configuration written as code (eslint.config.js…). */
+function rootConfigFiles(root: string): string[] {
+  try {
+    return readdirSync(root).filter((name) => JS_FILE.test(name) && CODE_FILE_RULES.some((r) => r.test(name, name)));
+  } catch {
+    return [];
+  }
+}
+
+/** A file that is code: a code extension, or a script (a shebang first line, or executable). */
+function looksLikeCode(root: string, file: string): boolean {
+  if (CODE_EXTENSION.test(file) || /\.(pyw?|go|rs|java|kt|kts|scala|swift|c|cc|cpp|h|hpp|cs|fs|ex|exs|erl|clj|hs|ml|r|jl|dart|nim|zig|v|groovy|gradle|tcl|awk|sed|fish|nu|psm1)$/i.test(file)) return true;
+  try {
+    const absolute = path.join(root, file);
+    if ((statSync(absolute).mode & 0o111) !== 0) return true;
+    return readFileSync(absolute, 'utf8').slice(0, 2) === '#!';
+  } catch {
+    return false;
+  }
 }

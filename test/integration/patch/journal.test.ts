@@ -30,19 +30,20 @@ describe('rolling back a transaction', () => {
     const outside = tempDir('relay-fmt-');
     const formatter = path.join(outside, 'fmt.cjs');
     writeFileSync(formatter, "require('fs').appendFileSync('src/other.ts', '// formatted\\n'); require('fs').writeFileSync('made-by-fmt.txt', 'x');\n");
-    const root = project({ 'src/a.ts': 'export const a = 1;\n', 'src/other.ts': 'other\n', 'notes.md': 'mine\n' }, { postCommand: [process.execPath, formatter], approvalMode: 'manual' });
+    // A node script may load any code file, so the answer edits a document (a code file would wait for a person before the formatter ran).
+    const root = project({ 'src/a.md': 'export const a = 1;\n', 'src/other.ts': 'other\n', 'notes.md': 'mine\n' }, { postCommand: [process.execPath, formatter], approvalMode: 'manual' });
     const outcome = await applyPatch({
       root,
-      text: edit,
+      text: answer([{ path: 'src/a.md', strategy: 'multi-search-replace', body: searchReplace('export const a = 1;', 'export const a = 2;') }]),
       source: 'paste',
       decide: async (review) => {
-        expect(review.files.map((f) => f.path).sort()).toEqual(['made-by-fmt.txt', 'src/a.ts', 'src/other.ts']);
+        expect(review.files.map((f) => f.path).sort()).toEqual(['made-by-fmt.txt', 'src/a.md', 'src/other.ts']);
         writeFileSync(path.join(root, 'notes.md'), 'edited while the dialog was open\n');
         return { approve: false, reason: 'no' };
       },
     });
     expect(outcome.status).toBe('rolled-back');
-    expect(readFileSync(path.join(root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect(readFileSync(path.join(root, 'src/a.md'), 'utf8')).toBe('export const a = 1;\n');
     expect(readFileSync(path.join(root, 'src/other.ts'), 'utf8')).toBe('other\n');
     expect(existsSync(path.join(root, 'made-by-fmt.txt'))).toBe(false);
     expect(readFileSync(path.join(root, 'notes.md'), 'utf8')).toBe('edited while the dialog was open\n');

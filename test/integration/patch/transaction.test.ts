@@ -25,6 +25,13 @@ const mustNotAsk = async (): Promise<Decision> => {
   throw new Error('the policy should have decided without asking');
 };
 
+/** The same edit and new file as twoFileAnswer, on documents (no command treats them as code). */
+const twoDocAnswer = (): string =>
+  answer([
+    { path: 'src/a.md', strategy: 'multi-search-replace', body: searchReplace('export const a = 1;', 'export const a = 2;') },
+    { path: 'src/new/b.md', body: 'export const b = 1;' },
+  ]);
+
 const twoFileAnswer = (uuid?: string): string =>
   answer(
     [
@@ -91,24 +98,26 @@ describe('applyPatch', () => {
   });
 
   describe('checks', () => {
+    // The commands here are small node scripts: they may run any code file of the project, so a
+    // patch to one would wait for a person (code-files.ts). These answers change documents.
     const linter = ['node', 'lint.mjs'];
     // A linter that reports one error per line containing "BAD".
     const lintScript = `import { readFileSync, readdirSync } from 'node:fs';
 let n = 0;
-for (const f of readdirSync('src').filter((f) => f.endsWith('.ts'))) n += readFileSync('src/' + f, 'utf8').split('\\n').filter((l) => l.includes('BAD')).length;
-for (let i = 0; i < n; i++) console.log('src/x.ts: error: BAD found');
+for (const f of readdirSync('src').filter((f) => f.endsWith('.md'))) n += readFileSync('src/' + f, 'utf8').split('\\n').filter((l) => l.includes('BAD')).length;
+for (let i = 0; i < n; i++) console.log('src/x.md: error: BAD found');
 process.exit(n > 0 ? 1 : 0);
 `;
 
     it('auto-approves when the linter errors did not grow over the baseline', async () => {
-      const { root } = project({ 'lint.mjs': lintScript, 'src/a.ts': 'export const a = 1;\n', 'src/old.ts': 'BAD\nBAD\n' }, { linter });
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const { root } = project({ 'lint.mjs': lintScript, 'src/a.md': 'export const a = 1;\n', 'src/old.md': 'BAD\nBAD\n' }, { linter });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(outcome).toMatchObject({ status: 'applied', approvedBy: 'auto', linter: { errorsBefore: 2, errorsAfter: 2, added: 0 } });
     });
 
     it('asks when the patch adds linter errors, with the linter output', async () => {
-      const { root } = project({ 'lint.mjs': lintScript, 'src/a.ts': 'export const a = 1;\n', 'src/old.ts': 'BAD\n' }, { linter });
-      const text = answer([{ path: 'src/a.ts', strategy: 'multi-search-replace', body: searchReplace('export const a = 1;', 'export const a = 1; // BAD') }]);
+      const { root } = project({ 'lint.mjs': lintScript, 'src/a.md': 'export const a = 1;\n', 'src/old.md': 'BAD\n' }, { linter });
+      const text = answer([{ path: 'src/a.md', strategy: 'multi-search-replace', body: searchReplace('export const a = 1;', 'export const a = 1; // BAD') }]);
       let review: PendingReview | undefined;
       const outcome = await applyPatch({ root, text, source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
       expect(outcome.status).toBe('rolled-back');
@@ -117,8 +126,8 @@ process.exit(n > 0 ? 1 : 0);
     });
 
     it('says a patch was not linted when the linter cannot be started, instead of counting it as clean', async () => {
-      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { linter: ['relay-no-such-linter-xyz', '--check'] });
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const { root } = project({ 'src/a.md': 'export const a = 1;\n' }, { linter: ['relay-no-such-linter-xyz', '--check'] });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(outcome.status).toBe('applied');
       expect(outcome.status === 'applied' && outcome.linter).toBeUndefined();
       expect(outcome.status === 'applied' && outcome.warnings.join('\n')).toMatch(/linter \(relay-no-such-linter-xyz --check\) could not be started.*not linted/);
@@ -126,29 +135,29 @@ process.exit(n > 0 ? 1 : 0);
     });
 
     it('refuses before writing anything when the preCommand fails', async () => {
-      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: ['node', '-e', 'process.exit(3)'] });
+      const { root } = project({ 'src/a.md': 'export const a = 1;\n' }, { preCommand: ['node', '-e', 'process.exit(3)'] });
       const before = readTree(root);
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'PRE_COMMAND_FAILED' } });
       expect(readTree(root)).toEqual(before);
     });
 
     it('refuses commands that need a shell, naming the field, before anything runs', async () => {
-      const { root, config } = project({ 'src/a.ts': 'export const a = 1;\n' }, { preCommand: 'echo hi && rm -rf /' });
+      const { root, config } = project({ 'src/a.md': 'export const a = 1;\n' }, { preCommand: 'echo hi && rm -rf /' });
       const before = readTree(root);
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_INVALID' } });
       expect(outcome.status === 'rejected' && outcome.error.message).toMatch(/patch\.preCommand: .*shell operator "&&"/);
       expect(readTree(root)).toEqual(before);
       // A config handed in directly (the app's own) is still never given to a shell.
-      const direct = await applyPatch({ root, config, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const direct = await applyPatch({ root, config, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(direct).toMatchObject({ status: 'rejected', error: { code: 'PRE_COMMAND_FAILED' } });
       expect(direct.status === 'rejected' && direct.error.message).toContain('shell operator');
     });
 
     it('refuses a linter that needs a shell instead of letting every patch pass unchecked', async () => {
-      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { linter: 'npx eslint . | tee lint.log' });
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const { root } = project({ 'src/a.md': 'export const a = 1;\n' }, { linter: 'npx eslint . | tee lint.log' });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'CONFIG_INVALID' } });
       expect(outcome.status === 'rejected' && outcome.error.message).toContain('patch.linter');
     });
@@ -156,26 +165,26 @@ process.exit(n > 0 ? 1 : 0);
     it('rolls back files a formatter (postCommand) changed outside the patch too', async () => {
       // The "formatter" rewrites the patched file and an unrelated tracked file, and creates a file.
       const formatter = `import { writeFileSync, readFileSync } from 'node:fs';
-writeFileSync('src/a.ts', readFileSync('src/a.ts', 'utf8').replace('= 2', '=  2'));
-writeFileSync('src/other.ts', 'formatted\\n');
+writeFileSync('src/a.md', readFileSync('src/a.md', 'utf8').replace('= 2', '=  2'));
+writeFileSync('src/other.md', 'formatted\\n');
 writeFileSync('src/cache.tmp', 'x');
 `;
-      const { root } = project({ 'fmt.mjs': formatter, 'src/a.ts': 'export const a = 1;\n', 'src/other.ts': 'untouched\n' }, { approvalMode: 'manual', postCommand: ['node', 'fmt.mjs'] });
-      writeFileSync(path.join(root, 'src/other.ts'), 'dirty but mine\n'); // uncommitted work the formatter clobbers
+      const { root } = project({ 'fmt.mjs': formatter, 'src/a.md': 'export const a = 1;\n', 'src/other.md': 'untouched\n' }, { approvalMode: 'manual', postCommand: ['node', 'fmt.mjs'] });
+      writeFileSync(path.join(root, 'src/other.md'), 'dirty but mine\n'); // uncommitted work the formatter clobbers
       const before = readTree(root);
       let review: PendingReview | undefined;
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
       expect(outcome.status).toBe('rolled-back');
-      expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/cache.tmp', 'src/new/b.ts', 'src/other.ts']);
+      expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.md', 'src/cache.tmp', 'src/new/b.md', 'src/other.md']);
       expect(readTree(root)).toEqual(before);
     });
 
     it('rolls back what a formatter changed when the project is a subfolder of its git repository', async () => {
       const formatter = `import { writeFileSync, readFileSync } from 'node:fs';
-writeFileSync('src/a.ts', readFileSync('src/a.ts', 'utf8').replace('= 2', '=  2'));
-writeFileSync('src/other.ts', 'formatted\\n');
+writeFileSync('src/a.md', readFileSync('src/a.md', 'utf8').replace('= 2', '=  2'));
+writeFileSync('src/other.md', 'formatted\\n');
 `;
-      const repo = gitRepo({ 'app/fmt.mjs': formatter, 'app/src/a.ts': 'export const a = 1;\n', 'app/src/other.ts': 'untouched\n', 'docs/readme.txt': 'docs\n', '.gitignore': '.relaycode/\n' });
+      const repo = gitRepo({ 'app/fmt.mjs': formatter, 'app/src/a.md': 'export const a = 1;\n', 'app/src/other.md': 'untouched\n', 'docs/readme.txt': 'docs\n', '.gitignore': '.relaycode/\n' });
       writeFileSync(path.join(repo, 'docs/readme.txt'), 'edited outside the project\n');
       const root = path.join(repo, 'app');
       const base = defaultRelayConfig('demo');
@@ -183,16 +192,16 @@ writeFileSync('src/other.ts', 'formatted\\n');
       const skip = ['.git', 'app/.relaycode', 'app/relay.config.json', '.gitignore'];
       const before = readTree(repo, skip);
       let review: PendingReview | undefined;
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: async (r) => ((review = r), { approve: false }) });
       expect(outcome.status).toBe('rolled-back');
-      expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/new/b.ts', 'src/other.ts']);
+      expect(review?.files.map((f) => f.path).sort()).toEqual(['src/a.md', 'src/new/b.md', 'src/other.md']);
       expect(readTree(repo, skip)).toEqual(before);
     });
 
     it('rolls back when the postCommand fails', async () => {
-      const { root } = project({ 'src/a.ts': 'export const a = 1;\n' }, { postCommand: ['node', '-e', 'process.exit(1)'] });
+      const { root } = project({ 'src/a.md': 'export const a = 1;\n' }, { postCommand: ['node', '-e', 'process.exit(1)'] });
       const before = readTree(root);
-      const outcome = await applyPatch({ root, text: twoFileAnswer(), source: 'paste', decide: mustNotAsk });
+      const outcome = await applyPatch({ root, text: twoDocAnswer(), source: 'paste', decide: mustNotAsk });
       expect(outcome).toMatchObject({ status: 'rolled-back', error: { code: 'POST_COMMAND_FAILED' } });
       expect(readTree(root)).toEqual(before);
     });
