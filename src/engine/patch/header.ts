@@ -102,6 +102,9 @@ function parseCommentHeader(text: string): BlockHeader | null {
   return parsePathAndStrategy(stripMarker(text, marker));
 }
 
+/** Commentary after a path that says the block is a part of the file. */
+const PART_OF_FILE = /\b(excerpt|partial|part|snippet|fragment|portion|section|lines?\s*\d|add|append|insert|bottom|top|end|only|changes?|relevant|example)\b/i;
+
 function parsePathAndStrategy(input: string): BlockHeader | null {
   // Labels some answers put before the path: "File: src/a.ts", "filepath: …", "New file: …".
   const rest = input.replace(/^(new file|file ?path|file(name)?|path|create|updated?|edit(ed)?)\s*:\s*/i, '');
@@ -132,7 +135,9 @@ function parsePathAndStrategy(input: string): BlockHeader | null {
       // One token, or an unquoted path with spaces that still ends in a file extension.
       path = candidate;
     } else if (/^(\(.*\)|[-–—]\s.*)$/.test(tokens.slice(1).join(' ')) && looksLikeProjectPath(tokens[0]!)) {
-      // "src/a.ts (updated)", "src/a.ts - new file": the first token is the path, the rest is commentary.
+      // "src/a.ts (updated)", "src/a.ts - new file": the first token is the path, the rest is
+      // commentary; "src/a.ts (excerpt)", "src/a.ts — add at the end" say it is a part: no header.
+      if (PART_OF_FILE.test(tokens.slice(1).join(' '))) return null;
       path = tokens[0]!;
     } else {
       return null;

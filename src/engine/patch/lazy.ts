@@ -53,6 +53,13 @@ const PHRASES = [
   /^(\.\s*){2,}$/,
   /^[⋯⋮…]+$/,
   /^(etc\.?|snip(ped)?|\.\.\.\s*snip\s*\.\.\.)$/i,
+  // "(parse() unchanged)", "parse() stays the same", "keep parse as is": a named piece left out
+  /^\(?[\w.$]+(\(\))?( (function|method|class|body|impl(ementation)?|code|logic))? (is |are )?(unchanged|stays the same|stay the same|remains? the same|as before|as is|not shown)\)?\.?$/i,
+  /^\(?keep( the)? [\w.$]+(\(\))?( (function|method|class|body|code|logic))? (as is|unchanged|as before|the same)\)?\.?$/i,
+  // "TODO: keep your existing parse() here", "remaining functions as before", "✂️ snip"
+  /\b(keep|paste|insert|put) (your |the )?(existing|original|previous|old) [\w.$()]+/i,
+  /^(remaining|other|rest of the) [\w ]{1,30} (as before|unchanged|as is|the same)\.?$/i,
+  /^[✂️\s]*snip(ped)?[✂️\s]*$/iu,
 ];
 
 /** Rules and dashes around a comment's words ("--- unchanged ---", "=== rest ===") say nothing. */

@@ -198,3 +198,49 @@ describe('native answers that must not write a wrong tree', () => {
     },
   );
 });
+
+// Found by a second probe: a block that is a part of an existing file is never written as all of it.
+describe('parts of a file are never written as the whole file', () => {
+  const BASE = {
+    'src/util.ts': 'export interface Opts {\n  help: boolean;\n}\n\nexport function parse(args: string[]): Opts {\n  return { help: args.includes("--help") };\n}\n',
+    'package.json': '{\n  "name": "demo"\n}\n',
+  };
+  const HELPER = '```ts\nexport function isVerbose(args: string[]): boolean {\n  return args.includes("-v");\n}\n```\n';
+
+  it.each([['**src/util.ts** (excerpt)'], ['### `src/util.ts` (add at the bottom)'], ['File: src/util.ts (partial)'], ['**src/util.ts** (lines 1–5)']])('refuses a block under %s (UNHEADED_FILE_BLOCK)', async (label) => {
+    expectRefused(await apply(BASE, `Add a helper.\n\n${label}\n\n${HELPER}`), 'UNHEADED_FILE_BLOCK');
+  });
+
+  it.each([["Here's the relevant part of `src/util.ts`:"], ['And in `src/util.ts` we need:'], ['Finally, `src/util.ts` needs a helper:']])('refuses a block after "%s" for a file that exists', async (sentence) => {
+    expectRefused(await apply(BASE, `${sentence}\n\n${HELPER}`), 'UNHEADED_FILE_BLOCK');
+  });
+
+  it("still takes \"Here's the updated `src/util.ts`:\" as the whole file", async () => {
+    const run = await apply(BASE, `Here's the updated \`src/util.ts\`:\n\n${HELPER}`);
+    expect(run.result.status).toBe('applied');
+    expect(readTree(run.root).get('src/util.ts')).toContain('isVerbose');
+  });
+
+  it.each([['// src/util.ts (excerpt)'], ['// In src/util.ts:'], ['// ----- src/util.ts -----']])('refuses a block whose first line is %s rather than dropping it or writing it whole', async (first) => {
+    expectRefused(await apply(BASE, `\`\`\`ts\n${first}\nexport const x = 1;\n\`\`\`\n`), 'UNHEADED_FILE_BLOCK');
+  });
+
+  it.each([['```typescript {title="src/util.ts"}'], ['```ts [src/util.ts]'], ['```ts filepath=src/util.ts']])('refuses a block opened with %s rather than dropping it', async (fence) => {
+    const answer = `**src/new.ts**\n\n\`\`\`ts\nexport const n = 1;\n\`\`\`\n\n${fence}\nexport const x = 1;\n\`\`\`\n`;
+    const run = await apply(BASE, answer);
+    if (run.result.status === 'applied') expect(readTree(run.root).get('src/util.ts')).toBe('export const x = 1;\n');
+    else expectRefused(run, 'UNHEADED_FILE_BLOCK');
+  });
+
+  it('a shell block whose first line is `# package.json` is a command, not that file', async () => {
+    const run = await apply(BASE, 'Add a start script:\n\n```bash\n# package.json\nnpm pkg set scripts.start="node dist/app.js"\n```\n');
+    expect(run.result.status).toBe('rejected');
+    expect(run.result.error?.code).toBe('NOTHING_TO_APPLY');
+    expect(readTree(run.root)).toEqual(run.before);
+  });
+
+  it.each([['// (parse() unchanged)'], ['// parse() stays the same'], ['// keep parse as is'], ['// TODO: keep your existing parse() here'], ['// remaining functions as before']])('refuses the placeholder %s (LAZY_PLACEHOLDER)', async (placeholder) => {
+    const answer = `**src/util.ts**\n\n\`\`\`ts\nexport interface Opts {\n  help: boolean;\n  verbose: boolean;\n}\n\n${placeholder}\n\`\`\`\n`;
+    expectRefused(await apply(BASE, answer), 'LAZY_PLACEHOLDER');
+  });
+});

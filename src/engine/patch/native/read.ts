@@ -18,7 +18,7 @@
  */
 import type { Block, Segment } from '../fences.js';
 import { ENVELOPE_BEGIN } from '../fences.js';
-import { parseBarePathLine, parseFirstLineHeader, type PathExists } from '../header.js';
+import { looksLikeProjectPath, parseBarePathLine, parseFirstLineHeader, type PathExists } from '../header.js';
 import { isShellFence, labelAbove, type LabelAbove } from '../labels.js';
 import { fencedText, MAX_OPERATIONS, pushProse, readEnvelopes, tooManyChanges, type SegmentReading } from '../relay-dialect.js';
 import type { FileOperation, ParseFailureCode } from '../types.js';
@@ -27,6 +27,8 @@ import { isSearchMarker, splitSearchReplace, startsWithSearchBlock } from './sea
 import { fail, ok, type Result } from '../../result.js';
 
 const DIFF_FENCE = /^(diff|patch|udiff|git-diff|gitdiff)\b/i;
+/** Files a shell fence may hold whole: scripts. */
+const SCRIPT_FILE = /(\.(sh|bash|zsh|fish|ksh|ps1|psm1|bat|cmd)|(^|\/)[^./]+)$/i;
 
 /**
  * Sentences that introduce an example or a fragment rather than a whole file ("For example, in
@@ -34,6 +36,12 @@ const DIFF_FENCE = /^(diff|patch|udiff|git-diff|gitdiff)\b/i;
  */
 const EXAMPLE_SENTENCE = /\b(for example|e\.g\.|for instance|such as|like this|like so|usage|you can|you could|you might|call it|use it|run|running|output|prints?|looks? like|something like|inside|within|somewhere|near|at the (top|bottom|end|start|beginning))\b/i;
 const FRAGMENT_VERB = /\b(add|append|insert|paste|put|place)\b/i;
+/**
+ * For a file that exists, a sentence must say the block is all of it ("Here's the updated
+ * `src/a.ts`:"); "Here's the relevant part of `src/a.ts`:" or "And in `src/a.ts` we need:" is a
+ * part, and writing it whole would delete the rest.
+ */
+const WHOLE_FILE_WORDS = /\b(updated|complete|completed|full|entire|whole|final|new version|revised|rewritten|fixed|corrected|modified|new contents?|all of)\b/i;
 
 /** Whether a sentence above a block introduces the whole file (not an example or a fragment to insert). */
 function introducesWholeFile(sentence: string): boolean {
@@ -124,7 +132,9 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
   let patchStart = 0;
   if (path === null && body.length > 0) {
     const comment = parseFirstLineHeader(body[0]!, exists);
-    if (comment?.kind === 'file' && !(shell && outsideProject(comment.path))) {
+    // In a shell or output fence a first-line `# path` names the file only for a script (a
+    // `# package.json` above `npm pkg set …` is a note about the commands, not that file's content).
+    if (comment?.kind === 'file' && !(shell && (outsideProject(comment.path) || !SCRIPT_FILE.test(comment.path)))) {
       path = comment.path;
       patchStart = 1;
     } else {
@@ -166,7 +176,7 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
   // A whole file.
   if (path === null && above !== null) {
     if (above.kind === 'label') path = above.path;
-    else if (above.kind === 'sentence' && !shell && introducesWholeFile(above.line)) path = above.path;
+    else if (above.kind === 'sentence' && !shell && introducesWholeFile(above.line) && (exists?.(above.path) !== true || WHOLE_FILE_WORDS.test(above.line))) path = above.path;
     else if (above.kind === 'sentence' && !shell && !EXAMPLE_SENTENCE.test(above.line)) {
       // "In `src/c.ts` add this:": the whole of a new file, but for a file that exists, a part to
       // put somewhere in it: writing it whole would delete the rest, so it is refused.
@@ -188,6 +198,16 @@ function readBlock(block: Block, above: LabelAbove | null, state: Reading, exist
     }
   }
   if (path === null) {
+    // A block that evidently names a file (in its info string, or a first-line comment that
+    // starts with a path) but is not understood would be a silent partial apply: refused.
+    const named = shell ? null : namedButNotTaken(info, body[0] ?? '', exists);
+    if (named !== null) {
+      return fail(
+        'UNHEADED_FILE_BLOCK',
+        `The code block on line ${block.startLine + 1} names ${named} (${JSON.stringify((info || body[0] || '').trim().slice(0, 80))}), but not in a way that says it is the whole file. Nothing was applied; ask for the complete file with its path alone on the line above the block (or for a diff).`,
+        named,
+      );
+    }
     state.reasoning.push(fencedText(block));
     return ok(undefined);
   }
@@ -236,4 +256,24 @@ export function readNativeSegments(segments: readonly Segment[], exists?: PathEx
   }
   if (state.operations.length > MAX_OPERATIONS) return tooManyChanges();
   return ok({ operations: state.operations, reasoning: state.reasoning, warnings: state.warnings });
+}
+
+/** Path-like tokens (a folder and an extension, or a common file name) in some text. */
+function pathTokensIn(text: string, exists?: PathExists): string[] {
+  return (text.match(/[\w./@-]+/g) ?? []).map((t) => t.replace(/^[./]+(?=\w)/, (m) => (m === './' ? '' : m)).replace(/[.,:;]+$/, '')).filter((t) => /\//.test(t) && /\.[A-Za-z][\w-]*$/.test(t) && looksLikeProjectPath(t, exists));
+}
+
+/**
+ * The file a block names without being taken as it: a path in its info string
+ * (```ts {title="src/a.ts"}, ```ts [src/a.ts]), or a first-line comment whose first words hold a
+ * path (`// src/a.ts (excerpt)`, `// In src/a.ts:`, `// ---- src/a.ts ----`). Null otherwise.
+ */
+function namedButNotTaken(info: string, firstLine: string, exists?: PathExists): string | null {
+  const inInfo = pathTokensIn(info.split(/\s+/).slice(0, 6).join(' '), exists);
+  if (inInfo.length > 0) return inInfo[0]!;
+  const comment = /^\s*(?:\/\/+|#+|--|;+|\/\*+|<!--)\s*(.*)$/.exec(firstLine)?.[1] ?? null;
+  if (comment === null || firstLine.trim().startsWith('#!')) return null;
+  const firstWords = comment.replace(/^[-=*~_\s]+/, '').split(/\s+/).slice(0, 4).join(' ');
+  const inComment = pathTokensIn(firstWords, exists);
+  return inComment.length > 0 ? inComment[0]! : null;
 }
