@@ -103,7 +103,9 @@ export function replyFor(error: PatchFailure, op?: FileOperation): string | unde
     case 'FRAGMENT_NOT_FILE':
       return `The code block for ${path}${where(op)} is a part of the file, not the whole of it, so I did not write it (that would delete the rest of the file). Please send the complete file, or the change as a SEARCH/REPLACE block or a diff.`;
     case 'UNHEADED_FILE_BLOCK':
-      return `A code block in your answer seems meant for ${error.path ?? 'a file'}, but I cannot tell which file or whether it is the whole file. Please resend it with the file's path alone on the line above the code block, and the complete file (or a diff).`;
+      return error.path
+        ? `A code block in your answer seems meant for ${error.path}, but I cannot tell whether it is the whole file or a part of it, so I applied nothing. Please resend it as the complete file with ${error.path} alone on the line above the code block, or as a SEARCH/REPLACE block or a diff for the part that changes.`
+        : 'A code block in your answer seems meant for a file, but it does not say which one, so I applied nothing. Please resend it with the file\'s path alone on the line above the code block, and the complete file (or a diff).';
     case 'NO_CONTROL_BLOCK':
     case 'INVALID_CONTROL_BLOCK':
       return 'Your answer is missing its final YAML control block (projectId and uuid), or it is not readable. Please end the answer with that block.';
