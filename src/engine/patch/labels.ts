@@ -63,7 +63,10 @@ function labelPath(line: string, exists?: PathExists): string | null {
   const fileWord = FILE_WORD.exec(text) ?? (decorated ? FILE_STATE.exec(text) : null);
   const candidate = unquote(fileWord ? fileWord[1]!.replace(/^(\*\*|__)|(\*\*|__)$/g, '').trim() : text);
   if (candidate === '' || /\s/.test(candidate)) return null;
-  return looksLikeProjectPath(candidate, exists) ? candidate.replace(/^\.\//, '') : null;
+  if (looksLikeProjectPath(candidate, exists)) return candidate.replace(/^\.\//, '');
+  // A bold, heading or `File:` line holding nothing but a folder path (`**scripts/deploy**`):
+  // an extension-less file (a script), named as plainly as any other.
+  return (decorated || fileWord) && /^(\.\/)?[\w.-]+(\/[\w.-]+)+$/.test(candidate) && !candidate.endsWith('/') ? candidate.replace(/^\.\//, '') : null;
 }
 
 /**

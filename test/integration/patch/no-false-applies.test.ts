@@ -244,3 +244,14 @@ describe('parts of a file are never written as the whole file', () => {
     expectRefused(await apply(BASE, answer), 'LAZY_PLACEHOLDER');
   });
 });
+
+describe('an extension-less file named plainly above its block', () => {
+  it.each([['**scripts/deploy**'], ['### scripts/deploy'], ['File: scripts/deploy']])('is created from %s (not dropped while the rest applies)', async (label) => {
+    const answer = `**src/new.ts**\n\n\`\`\`ts\nexport const n = 1;\n\`\`\`\n\n${label}\n\n\`\`\`sh\n#!/bin/sh\necho deploy\n\`\`\`\n`;
+    const run = await apply({ 'src/app.ts': 'export const app = 1;\n' }, answer);
+    expect(run.result.status).toBe('applied');
+    const after = readTree(run.root);
+    expect(after.get('scripts/deploy')).toBe('#!/bin/sh\necho deploy\n');
+    expect(after.get('src/new.ts')).toBe('export const n = 1;\n');
+  });
+});
