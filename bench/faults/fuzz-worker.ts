@@ -66,7 +66,10 @@ function mutate(text: string, random: () => number): string {
       // Repeat a line many times (long answers).
       const lines = out.split('\n');
       const line = lines[pick(lines.length)] ?? '';
-      lines.splice(pick(lines.length), 0, ...Array<string>(50 + pick(2000)).fill(line));
+      // Capped at about 8 MB: an answer over the intake limit is refused whole, and a huge line
+      // repeated thousands of times would be past the longest string V8 can make.
+      const times = Math.min(50 + pick(2000), Math.max(1, Math.floor(8_000_000 / (line.length + 1))));
+      lines.splice(pick(lines.length), 0, ...Array<string>(times).fill(line));
       out = lines.join('\n');
     } else {
       // A huge line (minified code, a pasted blob): 100 KB to 1.5 MB.

@@ -46,6 +46,7 @@ export async function parserFuzz(options: { count: number; seed: number; onProgr
   let slowest = { ms: 0, index: -1, size: 0 };
   let start = 0;
   while (start < options.count) {
+    const startedAt = start;
     const run = await runFrom(options.seed, start, options.count, (m) => {
       times.push(m.ms);
       if (m.parsed) parsed += 1;
@@ -61,6 +62,9 @@ export async function parserFuzz(options: { count: number; seed: number; onProgr
     if (run.error) {
       violations.push(`the fuzz worker failed at answer #${start}: ${run.error}`);
       if (run.error.includes('exit') && times.length === 0) break; // it cannot start at all
+      // A worker that fails before its first answer fails while replaying the generator: every
+      // restart would fail the same way, so the fuzz stops here (and says so above).
+      if (start === startedAt) break;
       start += 1;
     } else if (run.stalledAt !== null) {
       violations.push(`answer #${run.stalledAt} (seed ${options.seed}) did not finish within ${STALL_MS / 1000} s`);
