@@ -6,7 +6,8 @@
 //
 // The list below is the ONE place that says which files count as code; each entry says why.
 // It errs on the side of asking: a false positive costs one click, a false negative runs code.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readTextOrNull } from '../fs/read.js';
 import path from 'node:path';
 
 /** A changed file that a configured command would execute or load, and why it counts. */
@@ -127,7 +128,7 @@ const PACKAGE_EXEC = new Set(['exec', 'dlx', 'x']);
 /** package.json's scripts, or an empty object. */
 function packageScripts(root: string): Readonly<Record<string, unknown>> {
   try {
-    const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
+    const scripts = (JSON.parse(readTextOrNull(root, 'package.json') ?? '{}') as { scripts?: unknown }).scripts;
     return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>) : {};
   } catch {
     return {};
@@ -255,14 +256,14 @@ function localImports(root: string, scripts: readonly string[]): string[] {
   const found: string[] = [];
   while (queue.length > 0 && seen.size < 500) {
     const file = queue.shift()!;
-    let text: string;
+    // Through the read chokepoint: a link out of the project is not followed.
+    let text: string | null;
     try {
-      const absolute = path.join(root, file);
-      if (!statSync(absolute).isFile() || statSync(absolute).size > 1_000_000) continue;
-      text = readFileSync(absolute, 'utf8');
+      text = readTextOrNull(root, file);
     } catch {
       continue;
     }
+    if (text === null || text.length > 1_000_000) continue;
     for (const match of text.matchAll(LOCAL_IMPORT)) {
       const base = path.posix.join(path.posix.dirname(file), match[1]!);
       if (base.startsWith('..')) continue;
@@ -339,9 +340,8 @@ function rootConfigFiles(root: string): string[] {
 function looksLikeCode(root: string, file: string): boolean {
   if (CODE_EXTENSION.test(file) || /\.(pyw?|go|rs|java|kt|kts|scala|swift|c|cc|cpp|h|hpp|cs|fs|ex|exs|erl|clj|hs|ml|r|jl|dart|nim|zig|v|groovy|gradle|tcl|awk|sed|fish|nu|psm1)$/i.test(file)) return true;
   try {
-    const absolute = path.join(root, file);
-    if ((statSync(absolute).mode & 0o111) !== 0) return true;
-    return readFileSync(absolute, 'utf8').slice(0, 2) === '#!';
+    if ((statSync(path.join(root, file)).mode & 0o111) !== 0) return true;
+    return readTextOrNull(root, file)?.startsWith('#!') === true;
   } catch {
     return false;
   }

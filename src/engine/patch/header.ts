@@ -102,8 +102,8 @@ function parseCommentHeader(text: string): BlockHeader | null {
   return parsePathAndStrategy(stripMarker(text, marker));
 }
 
-/** Commentary after a path that says the block is a part of the file. */
-const PART_OF_FILE = /\b(excerpt|partial|part|snippet|fragment|portion|section|lines?\s*\d|add|append|insert|bottom|top|end|only|changes?|relevant|example)\b/i;
+/** Words next to a path that say the block is a part of the file, not all of it (labels use it too). */
+export const PART_OF_FILE = /\b(excerpt|partial|part|snippet|fragment|portion|section|lines?\s*\d|add(ed|ition)?|append|insert|bottom|top|end|new (function|method|helper|class|export)|only|changes?|diff|relevant|example)\b/i;
 
 function parsePathAndStrategy(input: string): BlockHeader | null {
   // Labels some answers put before the path: "File: src/a.ts", "filepath: …", "New file: …".

@@ -4,7 +4,7 @@
  * bare path) or a sentence ending in a colon that names one path in backticks ("Here's the
  * updated `src/errors.ts`:"). Pure functions over prose lines.
  */
-import { hasCommonExtension, looksLikeProjectPath, type PathExists } from './header.js';
+import { hasCommonExtension, looksLikeProjectPath, PART_OF_FILE, type PathExists } from './header.js';
 
 /** What the prose right above a fence says about it. */
 export type LabelAbove =
@@ -15,8 +15,6 @@ export type LabelAbove =
   /** A sentence ending in a colon that names exactly one path in backticks. */
   | { readonly kind: 'sentence'; readonly path: string; readonly line: string };
 
-/** Words next to a path that say the block is a part of the file, not all of it. */
-const FRAGMENT_QUALIFIER = /\b(excerpt|partial|part|snippet|fragment|portion|section|lines?\s*\d|add(ed|ition)?|append|insert|bottom|top|end|new (function|method|helper|class|export)|only|changes?|diff|relevant|example)\b/i;
 
 /** Strips Markdown decoration around a label: heading marks, bold/italic, list bullets, a trailing colon. */
 function undecorate(line: string): { text: string; decorated: boolean } {
@@ -100,7 +98,7 @@ export function labelAbove(proseLines: readonly string[], exists?: PathExists): 
   const path = labelPath(trimmed, exists);
   // "**src/a.ts** (excerpt)", "### src/a.ts (add at the bottom)": the line names the file but says
   // the block is a part of it: a mention, never the whole file.
-  if (path !== null) return FRAGMENT_QUALIFIER.test(trimmed) ? { kind: 'mention', path, line: trimmed } : { kind: 'label', path, line: trimmed };
+  if (path !== null) return PART_OF_FILE.test(trimmed) ? { kind: 'mention', path, line: trimmed } : { kind: 'label', path, line: trimmed };
   // A list item, quote or symbol followed by nothing but a path ("1. **src/a.ts**", "- `src/a.ts`",
   // "> src/a.ts", "📄 src/a.ts") evidently names the block's file, but a list of changed files
   // can also end right above an example: it is a mention, which the reader refuses rather than
