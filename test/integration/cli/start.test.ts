@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
+import { until } from '../../helpers/wait.js';
 import { launchBrowser, type TestBrowser } from '../../e2e/support/browser.js';
 import { PRINTED_UI_URL, signInWithPrintedUrl } from '../../e2e/support/ui-login.js';
 // @ts-expect-error: a plain .mjs script without types
@@ -69,7 +70,9 @@ describe('npm start on a fresh machine', () => {
         'Electron cannot open the desktop app here: no display (DISPLAY and WAYLAND_DISPLAY are unset). Opening Relay Desk in your browser with `relay ui` instead.',
       ]);
       // The data folder was created on first use, inside the empty HOME.
-      expect(run.output()).toContain(`data: ${path.join(home, '.config', 'Relay Desk')};`);
+      // (printed on the line after the link: waited for, not assumed to be there already)
+      const dataLine = `data: ${path.join(home, '.config', 'Relay Desk')};`;
+      await until('the data folder line', () => run.output().includes(dataLine));
       const page = await browser.newPage();
       await signInWithPrintedUrl(page, url);
       expect(page.errors).toEqual([]);
