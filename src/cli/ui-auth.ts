@@ -15,15 +15,19 @@ export interface Refusal {
   readonly message: string;
 }
 
-/** The origins the page can have: the server's own, under either loopback name. */
+/**
+ * The origin the page can have: the server's own, by its address. Not `localhost`: a browser may
+ * resolve it to ::1 first, where another program can listen on the same port number while this
+ * server lives on 127.0.0.1, and a page of that origin would talk to it.
+ */
 export function ownOrigins(port: number): readonly string[] {
-  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  return [`http://127.0.0.1:${port}`];
 }
 
-/** Refuses a Host header that does not name this server. */
+/** Refuses a Host header that does not name this server (by its address: see ownOrigins). */
 export function checkHost(request: IncomingMessage, port: number): Refusal | null {
   const host = request.headers.host;
-  if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return null;
+  if (host === `127.0.0.1:${port}`) return null;
   return { status: 403, code: 'HOST_REFUSED', message: `Host ${host ?? '(none)'} is not this server (127.0.0.1:${port}).` };
 }
 

@@ -1,7 +1,7 @@
 // The browser transport of the host: HTTP for the built renderer and a WebSocket for calls
 // and events, on 127.0.0.1 only. Static files of the renderer are the public build and need no
-// secret; the launch-token trade, the session check and the WebSocket pass the gate in
-// ui-auth.ts (Host, Origin, session). Refused requests get a status and a coded JSON body, and
+// secret; the session endpoints (launch-token trade, session check, resumption after a restart:
+// see ui-credentials.ts) and the WebSocket pass the gate in ui-auth.ts (Host, Origin, session). Refused requests get a status and a coded JSON body, and
 // never reach the host.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,9 +10,9 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Host } from '../host/index.js';
 import { TRANSPORT_ERRORS, type IpcError, type TransportErrorCode } from '../shared/contract.js';
-import { LAUNCH_FRAGMENT_KEY, LAUNCH_PROJECT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
+import { LAUNCH_FRAGMENT_KEY, LAUNCH_PROJECT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_HELLO_PATH, SESSION_PATH, SESSION_RESUME_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
 import { checkHost, checkOrigin, checkSession, sessionFromAuthorization, sessionFromProtocols, type Refusal } from './ui-auth.js';
-import { createCredentials, type Credentials } from './ui-credentials.js';
+import { createCredentials, type Credentials, type Granted } from './ui-credentials.js';
 import { securityHeaders, serveStatic } from './ui-static.js';
 
 export interface UiServerOptions {
@@ -70,9 +70,12 @@ export function readFrame(data: RawData, isBinary: boolean): CallFrame | { reado
 }
 
 const TradeSchema = z.strictObject({ launchToken: z.string().min(1).max(200) });
+const Token = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+const HelloSchema = z.strictObject({ resumeId: Token, pageNonce: Token });
+const ResumeSchema = z.strictObject({ serverNonce: Token, proof: Token });
 
-/** The largest body the trade accepts: a token is 43 characters. */
-const MAX_TRADE_BYTES = 4096;
+/** The largest body the session endpoints accept: their tokens are 43 characters. */
+const MAX_SESSION_BODY_BYTES = 4096;
 
 function refusalBody(refusal: Refusal): string {
   const body: RefusalBody = { error: { code: refusal.code, message: refusal.message } };
@@ -125,30 +128,57 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   /** Open sockets and the session each one came with. */
   const sockets = new Map<WebSocket, string>();
 
-  /** POST /api/session: a launch token (once) for a session secret. */
-  const trade = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  /**
+   * Reads a session endpoint's JSON body against its schema, or answers the refusal and returns
+   * null. These endpoints take no session: what they carry is the credential.
+   */
+  const readJson = async <T>(request: IncomingMessage, response: ServerResponse, schema: z.ZodType<T>, shape: string): Promise<T | null> => {
     if (!/^application\/json(;|$)/i.test(request.headers['content-type'] ?? '')) {
-      refuse(response, port, { status: 415, code: 'CONTENT_TYPE_REFUSED', message: 'Send the launch token as application/json.' });
-      return;
+      refuse(response, port, { status: 415, code: 'CONTENT_TYPE_REFUSED', message: 'Send the body as application/json.' });
+      return null;
     }
-    const text = await readBody(request, MAX_TRADE_BYTES);
-    let parsed: z.infer<typeof TradeSchema> | null = null;
+    const text = await readBody(request, MAX_SESSION_BODY_BYTES);
+    let parsed: T | null = null;
     try {
-      const result = text === null ? null : TradeSchema.safeParse(JSON.parse(text));
+      const result = text === null ? null : schema.safeParse(JSON.parse(text));
       parsed = result?.success ? result.data : null;
     } catch {
       parsed = null;
     }
-    if (!parsed) {
-      refuse(response, port, { status: 400, code: 'BAD_REQUEST', message: 'The body must be {"launchToken": "<token>"}.' });
-      return;
-    }
-    const traded = credentials.trade(parsed.launchToken);
-    if (!traded.ok) {
-      refuse(response, port, { status: 401, code: traded.error.code, message: traded.error.message });
-      return;
-    }
-    sendJson(response, port, 200, `${JSON.stringify({ session: traded.value.secret, expiresAt: traded.value.expiresAt })}\n`);
+    if (parsed === null) refuse(response, port, { status: 400, code: 'BAD_REQUEST', message: `The body must be ${shape}.` });
+    return parsed;
+  };
+
+  /** Answers a granted session: its secret for the page's storage, its resume key for the page's memory. */
+  const sendGranted = (response: ServerResponse, granted: Granted): void => {
+    sendJson(response, port, 200, `${JSON.stringify({ session: granted.secret, expiresAt: granted.expiresAt, resume: granted.resume })}\n`);
+  };
+
+  /** POST /api/session: a launch token (once) for a session. */
+  const trade = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body = await readJson(request, response, TradeSchema, '{"launchToken": "<token>"}');
+    if (!body) return;
+    const traded = credentials.trade(body.launchToken);
+    if (!traded.ok) refuse(response, port, { status: 401, code: traded.error.code, message: traded.error.message });
+    else sendGranted(response, traded.value);
+  };
+
+  /** POST /api/session/hello: this server proves it knows a page's resume key. */
+  const hello = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body = await readJson(request, response, HelloSchema, '{"resumeId", "pageNonce"}');
+    if (!body) return;
+    const answered = credentials.hello(body.resumeId, body.pageNonce);
+    if (!answered.ok) refuse(response, port, { status: 401, code: answered.error.code, message: answered.error.message });
+    else sendJson(response, port, 200, `${JSON.stringify(answered.value)}\n`);
+  };
+
+  /** POST /api/session/resume: the page proves it holds the key, for a new session. */
+  const resume = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body = await readJson(request, response, ResumeSchema, '{"serverNonce", "proof"}');
+    if (!body) return;
+    const resumed = credentials.resume(body.serverNonce, body.proof);
+    if (!resumed.ok) refuse(response, port, { status: 401, code: resumed.error.code, message: resumed.error.message });
+    else sendGranted(response, resumed.value);
   };
 
   const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
@@ -166,9 +196,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       } else if (url.pathname === SESSION_PATH) {
         void trade(request, response);
       } else if (url.pathname === SESSION_CHECK_PATH) {
-        const unknown = checkSession(sessionFromAuthorization(request.headers.authorization), credentials.verify);
-        if (unknown) refuse(response, port, unknown);
-        else sendJson(response, port, 204, null);
+        const secret = sessionFromAuthorization(request.headers.authorization);
+        const unknown = checkSession(secret, credentials.verify);
+        const resumeKey = unknown ? null : credentials.issueResumeKey(secret!);
+        if (unknown || !resumeKey) refuse(response, port, unknown ?? { status: 401, code: 'SESSION_UNKNOWN', message: 'This session just expired: open the link `relay ui` printed.' });
+        else sendJson(response, port, 200, `${JSON.stringify({ resume: resumeKey })}\n`);
+      } else if (url.pathname === SESSION_HELLO_PATH) {
+        void hello(request, response);
+      } else if (url.pathname === SESSION_RESUME_PATH) {
+        void resume(request, response);
       } else {
         refuse(response, port, { status: 404, code: 'NOT_FOUND', message: `No such endpoint: ${url.pathname}.` });
       }

@@ -31,7 +31,7 @@ export function securityHeaders(port: number): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
-    'Content-Security-Policy': `default-src 'self'; connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'self'; connect-src 'self' ws://127.0.0.1:${port}; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'`,
   };
 }
 

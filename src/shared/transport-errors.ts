@@ -32,7 +32,9 @@ export type HttpRefusalCode =
   | 'METHOD_NOT_ALLOWED'
   | 'LAUNCH_TOKEN_UNKNOWN'
   | 'LAUNCH_TOKEN_USED'
-  | 'LAUNCH_TOKEN_EXPIRED';
+  | 'LAUNCH_TOKEN_EXPIRED'
+  | 'RESUME_UNKNOWN'
+  | 'RESUME_REFUSED';
 
 /** An error as it crosses a process boundary: a stable code and a message for people. */
 export interface IpcError<Code extends string = string> {

@@ -1,5 +1,6 @@
-// The frames `relay ui` exchanges over its WebSocket. Types only (plus two constants), so the
-// renderer's client and the server agree without either importing the other.
+// The frames `relay ui` exchanges over its WebSocket, its paths, and the texts its proofs sign:
+// types, constants and two pure functions, so the renderer's client and the server agree
+// without either importing the other.
 import type { EventEnvelope, IpcReply } from './contract.js';
 import type { HttpRefusalCode, IpcError, TransportErrorCode } from './transport-errors.js';
 
@@ -9,8 +10,28 @@ export const SOCKET_PATH = '/ws';
 /** POST {"launchToken"} here (JSON, from the page's own origin) to trade a launch token for a session. */
 export const SESSION_PATH = '/api/session';
 
-/** POST here with `Authorization: Bearer <session>` to learn whether the server knows this page (204) or not (401). */
+/**
+ * POST here with `Authorization: Bearer <session>` to learn whether this server process knows the
+ * page: 200 with a fresh resume key (`{"resume": {"id", "key"}}`, for a page that lost its own to a
+ * reload), or 401.
+ */
 export const SESSION_CHECK_PATH = '/api/session/check';
+
+/** POST {"resumeId", "pageNonce"} here: the server proves it knows that resume key (`{"serverNonce", "proof"}`). */
+export const SESSION_HELLO_PATH = '/api/session/hello';
+
+/** POST {"serverNonce", "proof"} here: the page proves it holds the key, and gets a new session and key. */
+export const SESSION_RESUME_PATH = '/api/session/resume';
+
+/** What the server signs (HMAC-SHA256 under the resume key) to prove itself to a page: the page's nonce first. */
+export function serverProofText(pageNonce: string, serverNonce: string): string {
+  return `relay-desk/server-proof\n${pageNonce}\n${serverNonce}`;
+}
+
+/** What the page signs to prove itself: the server's nonce first, and another label, so neither proof stands for the other. */
+export function pageProofText(serverNonce: string, pageNonce: string): string {
+  return `relay-desk/page-proof\n${serverNonce}\n${pageNonce}`;
+}
 
 /** The fragment parameter a launch link carries its token in: `http://127.0.0.1:<port>/#token=<token>`. */
 export const LAUNCH_FRAGMENT_KEY = 'token';

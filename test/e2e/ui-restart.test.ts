@@ -1,6 +1,7 @@
 // `relay ui` stopped and started again, as real processes, with a real page open in chromium:
-// the page says it stopped, then reconnects by itself on the same data folder (same address,
-// its session remembered hashed in the folder), or says exactly what to open when it cannot.
+// the page says it stopped, then reconnects by itself on the same data folder (same address; the
+// page proves itself with the resume key it holds in memory), or says exactly what to open when
+// it cannot.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayApi } from '../../src/shared/api.js';
 import { relayProject } from '../helpers/project.js';
@@ -30,7 +31,7 @@ describe('relay ui restarting under an open page', () => {
     for (const ui of running) if (ui.child.exitCode === null) await ui.stop();
   });
 
-  it('says it stopped, reconnects by itself when started again on the same data folder, says what to open when it cannot, and keeps its session for the right one', async () => {
+  it('says it stopped, reconnects by itself when started again on the same data folder, says what to open when it cannot, and keeps its resume key for the right one', async () => {
     const dataDir = tempDir('relay-restart-data-');
     const env = { PATH, HOME: tempDir('relay-restart-home-') };
     const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
@@ -61,7 +62,7 @@ describe('relay ui restarting under an open page', () => {
     await screenshot(page, 'restart-unknown-page');
     expect((await stranger.stop()).exitCode).toBe(0);
 
-    // The right data folder again: the page still holds its session and gets back in.
+    // The right data folder again: the page still holds its resume key and gets back in.
     const third = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     running.push(third);
     expect(third.port).toBe(first.port);

@@ -1,5 +1,6 @@
 // Tells the person when the window cannot reach Relay Desk, and exactly what to do: wait (it
-// reconnects by itself after `relay ui` restarts with the same data folder) or open a new link.
+// reconnects by itself after `relay ui` restarts with the same data folder, once the server
+// proves who it is) or open a new link.
 // Calls made meanwhile wait for the connection; once it is back, every query is refetched,
 // since anything may have changed.
 import { useQueryClient } from '@tanstack/react-query';
@@ -32,7 +33,10 @@ function message(state: ConnectionState): { readonly title: string; readonly bod
         ),
       };
     case 'session-unknown':
-      return { title: 'Relay Desk does not know this page any more.', body: <>It was restarted with another data folder, or this page’s session expired. {NEW_LINK}</> };
+      return {
+        title: 'Relay Desk does not know this page any more.',
+        body: <>It was restarted with another data folder, or this page was reloaded while it was stopped, or its session expired (or another program answers at this address: this page sent it nothing). {NEW_LINK}</>,
+      };
     case 'no-session':
       return { title: 'This page is not signed in to Relay Desk.', body: <>Open it with the link <code>relay ui</code> printed (each link works once, for 2 minutes). {NEW_LINK}</> };
     case 'link-used':

@@ -1,11 +1,12 @@
 // Gives the page its `window.relay`. In Electron the preload has already exposed it through
 // contextBridge; in a browser opened by `relay ui` it is built here over the WebSocket, after
-// the launch token in the URL fragment is traded for this tab's session (session.ts). Either
+// the launch token in the URL fragment is traded for this tab's session, which resumes after a
+// restart of `relay ui` only with a server that proves itself (session.ts). Either
 // way the rest of the renderer only ever talks to `window.relay`.
 import { buildRelayApi, type RelayApi } from '../../shared/api.js';
 import { SESSION_PROTOCOL_PREFIX, SOCKET_PATH, SOCKET_PROTOCOL } from '../../shared/wire.js';
 import { connection } from './connection.js';
-import { checkSession, startSession, type FetchLike } from './session.js';
+import { createPageSession, type FetchLike } from './session.js';
 import { createSocketTransport, type SocketConstructor } from './socket-transport.js';
 
 declare global {
@@ -20,24 +21,23 @@ export function installRelay(): RelayApi {
   const base = window.location.origin;
   // `credentials: 'omit'`: nothing this page sends may depend on cookies, which other local sites share.
   const fetchFn: FetchLike = (url, init) => fetch(url, { ...init, credentials: 'omit' });
-  let session: string | null = null;
-  const started = startSession({ location: window.location, history: window.history, storage: window.sessionStorage, fetch: fetchFn, base }).then((start) => {
+  const session = createPageSession({ location: window.location, history: window.history, storage: window.sessionStorage, fetch: fetchFn, base });
+  const started = session.start().then((start) => {
     if (start.session === null) {
       connection.set(start.reason);
       return false;
     }
-    session = start.session;
     return true;
   });
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const transport = createSocketTransport({
     url: `${scheme}://${window.location.host}${SOCKET_PATH}`,
     WebSocket: WebSocket as unknown as SocketConstructor,
-    protocols: () => [SOCKET_PROTOCOL, `${SESSION_PROTOCOL_PREFIX}${session ?? ''}`],
+    protocols: () => [SOCKET_PROTOCOL, `${SESSION_PROTOCOL_PREFIX}${session.secret() ?? ''}`],
     ready: started,
-    // The session is kept even when the server does not know it: that server may be a `relay ui`
-    // started on the wrong data folder, and the right one, started again, will know it.
-    probe: () => (session === null ? Promise.resolve('unknown' as const) : checkSession(fetchFn, base, session)),
+    // The resume key is kept even when the answer does not know it: that may be a `relay ui`
+    // started on the wrong data folder (or another program), and the right one, started again, will.
+    probe: session.probe,
     onStatus: connection.set,
     onRuntimeRestart: connection.runtimeRestarted,
   });

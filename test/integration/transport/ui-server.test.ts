@@ -6,17 +6,17 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createCredentials, hashSecret, LAUNCH_TOKEN_TTL_MS, SESSION_TTL_MS } from '../../../src/cli/ui-credentials.js';
+import { createCredentials, hashSecret, LAUNCH_TOKEN_TTL_MS, proofOf, SESSION_TTL_MS } from '../../../src/cli/ui-credentials.js';
 import { startUiServer, type UiServer } from '../../../src/cli/ui-server.js';
 import { ok } from '../../../src/engine/result.js';
 import type { RelayEngine } from '../../../src/engine/runtime/index.js';
 import { openStore } from '../../../src/engine/store/index.js';
 import { createHost, type Host } from '../../../src/host/index.js';
-import { checkSession, SESSION_STORAGE_KEY, startSession, type FetchLike } from '../../../src/renderer/transport/session.js';
+import { createPageSession, SESSION_STORAGE_KEY, type FetchLike, type PageSession } from '../../../src/renderer/transport/session.js';
 import { createSocketTransport, type SocketConstructor } from '../../../src/renderer/transport/socket-transport.js';
 import { buildRelayApi } from '../../../src/shared/api.js';
 import type { EventEnvelope } from '../../../src/shared/contract.js';
-import type { ServerFrame } from '../../../src/shared/wire.js';
+import { pageProofText, serverProofText, type ServerFrame } from '../../../src/shared/wire.js';
 import { relayProject } from '../../helpers/project.js';
 import { openSocket } from '../../helpers/socket.js';
 import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, tradeLink, type RawResponse } from '../../helpers/ui.js';
@@ -127,11 +127,13 @@ describe('relay ui server', () => {
       expect((await postTrade(server.port, token)).status).toBe(200);
     });
 
-    it('checks a session (204) or refuses it (401 SESSION_UNKNOWN / SESSION_REQUIRED)', async () => {
+    it('checks a session (200, with a fresh resume key) or refuses it (401 SESSION_UNKNOWN / SESSION_REQUIRED)', async () => {
       const { server, protocols } = await start();
       const session = protocols[1]!.slice('relay-desk.session.'.length);
       const check = (headers: Record<string, string>) => httpRequest(server.port, { path: '/api/session/check', method: 'POST', headers: { origin: server.origin, ...headers } });
-      expect((await check({ authorization: `Bearer ${session}` })).status).toBe(204);
+      const known = await check({ authorization: `Bearer ${session}` });
+      expect(known.status).toBe(200);
+      expect(JSON.parse(known.body)).toEqual({ resume: { id: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
       const unknown = await check({ authorization: `Bearer ${'x'.repeat(43)}` });
       expect([unknown.status, refusalCode(unknown)]).toEqual([401, 'SESSION_UNKNOWN']);
       const none = await check({});
@@ -175,7 +177,9 @@ describe('relay ui server', () => {
       expect(await refusedUpgrade(`ws://127.0.0.1:${server.port}/other`, { origin: server.origin, protocols })).toEqual([404, 'NOT_FOUND']);
       expect(host.runtime.lastSeq).toBe(before);
       expect(await refusedUpgrade(ws, { origin: server.origin, protocols })).toBe(101);
-      expect(await refusedUpgrade(ws, { origin: `http://localhost:${server.port}`, protocols })).toBe(101);
+      // Not under the name localhost: a browser may reach ::1 for it, where another program can hold the same port number.
+      expect(await refusedUpgrade(ws, { origin: `http://localhost:${server.port}`, protocols })).toEqual([403, 'ORIGIN_REFUSED']);
+      expect(await refusedUpgrade(ws, { origin: server.origin, protocols, headers: { host: `localhost:${server.port}` } })).toEqual([403, 'HOST_REFUSED']);
     });
 
     it('answers with its own subprotocol only, never echoing the session', async () => {
@@ -290,44 +294,86 @@ describe('relay ui server', () => {
       store.close();
     });
 
-    it('lets a page back in after a restart on the same data folder (same port, hashed sessions on disk, 0600)', async () => {
+    it('a session dies with its process; after a restart on the same data folder a page gets back in only by proving its resume key, which never leaves it (0600 file, no session on disk)', async () => {
       const dataDir = tempDir();
       const file = path.join(dataDir, 'ui-sessions.json');
       const { host, store } = bareHost();
+      running.push(async () => {
+        await host.close();
+        store.close();
+      });
       const first = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
-      const session = await tradeLink(first.launchLink().url);
+      const page = nodePage(() => first.origin, first.launchLink().url);
+      const { session } = await page.session.start();
       const port = first.port;
       await first.close();
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const onDisk = readFileSync(file, 'utf8');
-      expect(onDisk).not.toContain(session);
-      expect(onDisk).toContain(hashSecret(session));
+      // No session is kept on disk (the keys name theirs by hash, to live as long as it is used).
+      expect(onDisk).not.toContain(session!);
 
       const credentials = createCredentials({ file });
       expect(credentials.lastPort).toBe(port);
       const second = await startUiServer({ host, rendererDir: tempDir(), credentials, preferredPort: credentials.lastPort });
       running.push(() => second.close());
       expect(second.port).toBe(port);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: second.origin, protocols: sessionProtocols(session) })).toBe(101);
+      // The old secret is nothing to the new process…
+      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: second.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
+      // …the page's proof is: a new session, stored, and a new key.
+      expect(await page.session.probe()).toBe('valid');
+      const resumed = page.session.secret()!;
+      expect(resumed).not.toBe(session);
+      expect(page.storage.get(SESSION_STORAGE_KEY)).toBe(resumed);
+      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: second.origin, protocols: sessionProtocols(resumed) })).toBe(101);
+      // Every request the page made for it carried neither its session nor its key.
+      const key = (JSON.parse(onDisk) as { resumeKeys: Array<{ key: string }> }).resumeKeys[0]!.key;
+      expect(page.sent.join('\n')).not.toContain(key);
+      expect(page.sent.filter((sent) => sent.includes('/api/session/hello') || sent.includes('/api/session/resume')).join('\n')).not.toContain(session!);
 
-      // Another data folder knows nothing of that page.
+      // Another data folder knows nothing of that page, and cannot prove it does.
       const stranger = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file: path.join(tempDir(), 'ui-sessions.json') }) });
       running.push(() => stranger.close());
-      expect(await refusedUpgrade(`ws://127.0.0.1:${stranger.port}/ws`, { origin: stranger.origin, protocols: sessionProtocols(session) })).toEqual([401, 'SESSION_UNKNOWN']);
-      running.push(async () => {
-        await host.close();
-        store.close();
-      });
+      page.moveTo(() => stranger.origin);
+      expect(await page.session.probe()).toBe('unknown');
     });
 
-    it('a remembered port taken by another program: the server moves, says so, and the old sessions no longer work (a squatter who heard one gains nothing)', async () => {
+    it('a resume key resumes once, only with the right proof, and only within its challenge', async () => {
+      let clock = 7_000_000;
+      const credentials = createCredentials({ now: () => clock });
+      const traded = credentials.trade(credentials.mintLaunchToken().token);
+      if (!traded.ok) throw new Error('trade refused');
+      const { id, key } = traded.value.resume;
+      const pageNonce = 'p'.repeat(43);
+      const hello = credentials.hello(id, pageNonce);
+      if (!hello.ok) throw new Error('hello refused');
+      expect(hello.value.proof).toBe(proofOf(key, serverProofText(pageNonce, hello.value.serverNonce)));
+      // The server's own proof, sent back, is not the page's: the texts differ.
+      expect(credentials.resume(hello.value.serverNonce, hello.value.proof)).toMatchObject({ ok: false, error: { code: 'RESUME_REFUSED' } });
+      // A challenge is answered once, right or wrong.
+      expect(credentials.resume(hello.value.serverNonce, proofOf(key, pageProofText(hello.value.serverNonce, pageNonce)))).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
+      const late = credentials.hello(id, pageNonce);
+      if (!late.ok) throw new Error('hello refused');
+      clock += 30_001;
+      expect(credentials.resume(late.value.serverNonce, proofOf(key, pageProofText(late.value.serverNonce, pageNonce)))).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
+      const good = credentials.hello(id, pageNonce);
+      if (!good.ok) throw new Error('hello refused');
+      const resumed = credentials.resume(good.value.serverNonce, proofOf(key, pageProofText(good.value.serverNonce, pageNonce)));
+      expect(resumed.ok).toBe(true);
+      if (resumed.ok) expect(credentials.verify(resumed.value.secret)).toBe(true);
+      // Spent.
+      expect(credentials.hello(id, pageNonce)).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
+      expect(credentials.hello('u'.repeat(43), pageNonce)).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
+    });
+
+    it('a remembered port taken by another program: the server moves, says so, and no page of the old address gets in (a squatter who heard one gains nothing)', async () => {
       const file = path.join(tempDir(), 'ui-sessions.json');
       const { host, store } = bareHost();
       const first = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
-      const session = await tradeLink(first.launchLink().url);
+      const page = nodePage(() => first.origin, first.launchLink().url);
+      const { session } = await page.session.start();
       const port = first.port;
       await first.close();
-      // Another program takes the address (and could log the page's Bearer secret there).
+      // Another program takes the address (and hears whatever the page sends there).
       const squatter = createServer((_request, response) => response.end('squatting'));
       await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
       running.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
@@ -341,7 +387,11 @@ describe('relay ui server', () => {
       });
       expect(moved.port).not.toBe(port);
       expect(moved.movedFrom).toBe(port);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(session) })).toEqual([401, 'SESSION_UNKNOWN']);
+      expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
+      // Even carried over by hand, the page's key is forgotten at the new address.
+      page.moveTo(() => moved.origin);
+      expect(await page.session.probe()).toBe('unknown');
+      expect(readFileSync(file, 'utf8')).toContain('"resumeKeys":[]');
       // A new link works as always.
       const fresh = await tradeLink(moved.launchLink().url);
       expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(fresh) })).toBe(101);
@@ -359,17 +409,23 @@ describe('relay ui server', () => {
       credentials.touch(traded.value.secret);
       expect(credentials.verify(traded.value.secret)).toBe(false);
 
-      for (const hostile of ['{', JSON.stringify({ version: 1, port: 'x', sessions: [] }), JSON.stringify({ version: 1, port: null, sessions: [{ hash: 'zz', expiresAt: 1 }] })]) {
+      for (const hostile of ['{', JSON.stringify({ version: 2, port: 'x', resumeKeys: [] }), JSON.stringify({ version: 2, port: null, resumeKeys: [{ id: 'zz', key: 'k', session: 'zz', expiresAt: 1 }] })]) {
         writeFileSync(file, hostile);
         const read = createCredentials({ file, now: () => clock });
         expect(read.lastPort).toBeNull();
         expect(read.verify('anything')).toBe(false);
+        expect(read.hello('zz', 'p'.repeat(43)).ok).toBe(false);
       }
+      // An earlier version's file: its port is kept, its sessions (bound to their process) are not.
+      writeFileSync(file, JSON.stringify({ version: 1, port: 4321, sessions: [{ hash: hashSecret(traded.value.secret), expiresAt: clock + 1000 }] }));
+      const earlier = createCredentials({ file, now: () => clock });
+      expect(earlier.lastPort).toBe(4321);
+      expect(earlier.verify(traded.value.secret)).toBe(false);
     });
   });
 
   describe('the page\'s session (renderer/transport/session.ts) against the real server', () => {
-    it('takes the token out of the address bar, trades it, keeps the session in storage, and reconnects after a restart', async () => {
+    it('takes the token out of the address bar, trades it, keeps the session in storage and the key in memory, and reconnects after a restart', async () => {
       const file = path.join(tempDir(), 'ui-sessions.json');
       const { host, store } = bareHost();
       running.push(async () => {
@@ -377,36 +433,25 @@ describe('relay ui server', () => {
         store.close();
       });
       let server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
-      const link = new URL(server.launchLink().url);
-      const replaced: string[] = [];
-      const storage = new Map<string, string>();
-      const page = {
-        location: { hash: link.hash, pathname: link.pathname, search: '' },
-        history: { replaceState: (_d: unknown, _u: string, url: string) => void replaced.push(url) },
-        storage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) },
-        // What the browser adds by itself: the page's Origin on a POST.
-        fetch: ((url: string, init: RequestInit & { headers: Record<string, string> }) => fetch(url, { ...init, headers: { ...init.headers, origin: server.origin } })) as FetchLike,
-        base: server.origin,
-      };
-      const started = await startSession(page);
-      expect(replaced).toEqual(['/']);
+      const page = nodePage(() => server.origin, server.launchLink().url);
+      const started = await page.session.start();
+      expect(page.replaced).toEqual(['/']);
       expect(started.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(storage.get(SESSION_STORAGE_KEY)).toBe(started.session);
+      expect(page.storage.get(SESSION_STORAGE_KEY)).toBe(started.session);
       // The same link again (pasted into another tab): used.
-      const other = await startSession({ ...page, storage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined } });
-      expect(other).toEqual({ session: null, reason: 'link-used' });
+      const other = nodePage(() => server.origin, page.link);
+      expect(await other.session.start()).toEqual({ session: null, reason: 'link-used' });
+      // A reload: the stored session is checked, and the reloaded page gets a key of its own.
+      const reloaded = nodePage(() => server.origin, null);
+      reloaded.storage.set(SESSION_STORAGE_KEY, started.session!);
+      expect(await reloaded.session.start()).toEqual({ session: started.session });
 
       const statuses: string[] = [];
-      const BrowserLike = class extends WebSocket {
-        constructor(url: string, offered?: string[]) {
-          super(url, offered ?? [], { origin: server.origin });
-        }
-      } as unknown as SocketConstructor;
       const transport = createSocketTransport({
         url: `ws://127.0.0.1:${server.port}/ws`,
-        WebSocket: BrowserLike,
-        protocols: () => sessionProtocols(started.session!),
-        probe: () => checkSession(page.fetch, server.origin, started.session!),
+        WebSocket: browserLike(() => server.origin),
+        protocols: () => sessionProtocols(page.session.secret()!),
+        probe: page.session.probe,
         reconnectMs: 20,
         onStatus: (status) => void statuses.push(status),
       });
@@ -420,6 +465,8 @@ describe('relay ui server', () => {
       expect(server.port).toBe(port);
       await until('the page to reconnect by itself', () => statuses.at(-1) === 'open');
       expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
+      // The reloaded page's own key works as well (after its restart it proves itself too).
+      expect(await reloaded.session.probe()).toBe('valid');
 
       // Restarted on another data folder at the same address: the page is told it is unknown.
       await server.close();
@@ -427,6 +474,39 @@ describe('relay ui server', () => {
       running.push(() => server.close());
       await until('the page to learn it is unknown', () => statuses.at(-1) === 'session-unknown');
       transport.close();
+    });
+
+    it('sends nothing but a hello to an answer that cannot prove it knows the key, and never connects to it', async () => {
+      const { host, store } = bareHost();
+      const server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials() });
+      const page = nodePage(() => server.origin, server.launchLink().url);
+      const { session } = await page.session.start();
+      const port = server.port;
+      await server.close();
+      await host.close();
+      store.close();
+      // The squatter says yes to everything, in the shapes the page expects.
+      const heard: string[] = [];
+      const squatter = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          heard.push(`${request.url} ${JSON.stringify(request.headers)} ${body}`);
+          response.writeHead(200, { 'Content-Type': 'application/json' });
+          response.end(JSON.stringify({ serverNonce: 'N'.repeat(43), proof: 'P'.repeat(43), session: 'S'.repeat(43), resume: { id: 'I'.repeat(43), key: 'K'.repeat(43) } }));
+        });
+      });
+      await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+      running.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
+      expect(await page.session.probe()).toBe('unknown');
+      expect(await page.session.probe()).toBe('unknown');
+      expect(page.session.secret()).toBe(session);
+      expect(heard).toHaveLength(2);
+      for (const request of heard) {
+        expect(request.startsWith('/api/session/hello ')).toBe(true);
+        expect(request).not.toContain(session!);
+        expect(request).not.toContain('authorization');
+      }
     });
   });
 });
@@ -436,20 +516,16 @@ describe('a runtime restarted after a crash (its event log lost the tail the pag
     const file = path.join(tempDir(), 'ui-sessions.json');
     const first = bareHost();
     let server = await startUiServer({ host: first.host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
-    const session = await tradeLink(server.launchLink().url);
-    const origin = server.origin;
-    const BrowserLike = class extends WebSocket {
-      constructor(url: string, offered?: string[]) {
-        super(url, offered ?? [], { origin });
-      }
-    } as unknown as SocketConstructor;
+    const page = nodePage(() => server.origin, server.launchLink().url);
+    await page.session.start();
     const statuses: string[] = [];
     const restarts: number[] = [];
     const port = server.port;
     const transport = createSocketTransport({
       url: `ws://127.0.0.1:${port}/ws`,
-      WebSocket: BrowserLike,
-      protocols: () => sessionProtocols(session),
+      WebSocket: browserLike(() => server.origin),
+      protocols: () => sessionProtocols(page.session.secret()!),
+      probe: page.session.probe,
       reconnectMs: 20,
       onStatus: (status) => void statuses.push(status),
       onRuntimeRestart: (seq) => void restarts.push(seq),
@@ -481,6 +557,42 @@ describe('a runtime restarted after a crash (its event log lost the tail the pag
     await until('the new runtime’s event to reach the page', () => (events.some((e) => e.event.type === 'project.registered' && e.event.projectId === 'after-crash') ? true : undefined));
   });
 });
+
+/**
+ * A page's credentials as session.ts keeps them, in Node: real fetch (with the Origin a browser
+ * adds), real WebCrypto. `moveTo` points the same page (its memory and storage) at another server,
+ * as if that server had taken its address.
+ */
+function nodePage(origin: () => string, link: string | null): { session: PageSession; storage: Map<string, string>; replaced: string[]; sent: string[]; link: string; moveTo(next: () => string): void } {
+  const replaced: string[] = [];
+  const sent: string[] = [];
+  const storage = new Map<string, string>();
+  const url = link === null ? null : new URL(link);
+  let current = origin;
+  const fetchFn = ((target: string, init: RequestInit & { headers: Record<string, string> }) => {
+    sent.push(`${target} ${JSON.stringify(init.headers)} ${String(init.body ?? '')}`);
+    return fetch(target, { ...init, headers: { ...init.headers, origin: current() } });
+  }) as FetchLike;
+  const session = createPageSession({
+    location: { hash: url?.hash ?? '', pathname: '/', search: '' },
+    history: { replaceState: (_d: unknown, _u: string, next: string) => void replaced.push(next) },
+    storage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) },
+    fetch: fetchFn,
+    get base() {
+      return current();
+    },
+  });
+  return { session, storage, replaced, sent, link: link ?? '', moveTo: (next) => (current = next) };
+}
+
+/** The `ws` client with the Origin header a browser adds. */
+function browserLike(origin: () => string): SocketConstructor {
+  return class extends WebSocket {
+    constructor(url: string, offered?: string[]) {
+      super(url, offered ?? [], { origin: origin() });
+    }
+  } as unknown as SocketConstructor;
+}
 
 /** A host over a fresh store, with no engines. */
 function bareHost(): { host: Host; store: ReturnType<typeof openStore> } {

@@ -46,10 +46,17 @@ describe('startSession', () => {
     expect(await startSession({ ...page('#token=t'), storage: storage(), fetch: down, base: '' })).toEqual({ session: null, reason: 'lost' });
   });
 
-  it('keeps the tab\'s session when a used link is opened in it again, and replaces it with a fresh trade', async () => {
-    const kept = storage({ 'relay-desk.session': 'old' });
-    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: answering(401, { error: { code: 'LAUNCH_TOKEN_USED', message: '' } }), base: '' })).toEqual({ session: 'old' });
-    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: answering(200, { session: 'new' }), base: '' })).toEqual({ session: 'new' });
-    expect(kept.map.get('relay-desk.session')).toBe('new');
+  it('keeps the tab\'s session when a used link is opened in it again (if this server still knows it), and replaces it with a fresh trade', async () => {
+    const OLD = 'o'.repeat(43);
+    const NEW = 'n'.repeat(43);
+    const kept = storage({ 'relay-desk.session': OLD });
+    const routes = (check: { status: number; body: unknown }): FetchLike => async (url) =>
+      url.endsWith('/api/session') ? { status: 401, json: async () => ({ error: { code: 'LAUNCH_TOKEN_USED', message: '' } }) } : { status: check.status, json: async () => check.body };
+    const resume = { id: 'i'.repeat(43), key: 'k'.repeat(43) };
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: routes({ status: 200, body: { resume } }), base: '' })).toEqual({ session: OLD });
+    // The stored session of another `relay ui` process (it was restarted while this tab reloaded): a new link is needed.
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: routes({ status: 401, body: { error: { code: 'SESSION_UNKNOWN', message: '' } } }), base: '' })).toEqual({ session: null, reason: 'session-unknown' });
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: answering(200, { session: NEW, resume }), base: '' })).toEqual({ session: NEW });
+    expect(kept.map.get('relay-desk.session')).toBe(NEW);
   });
 });
