@@ -245,3 +245,24 @@ describe('a committed record that came with the repository', () => {
     jail.expectOutsideUntouched();
   });
 });
+
+describe('a lock that came with the repository', () => {
+  it.each([
+    ['.relaycode/lock.json naming pid 1 (always running) and no boot', '.relaycode/lock.json', { pid: 1, startedAt: '2020-01-01T00:00:00.000Z' }],
+    ['relais/lock.json in the tick spec\'s shape without boot_id', 'relais/lock.json', { pid: 1, started_at: '2020-01-01T00:00:00.000Z', run_id: 'planted' }],
+  ] as const)('%s does not keep Relay Desk out of the project', async (_, lockPath, lock) => {
+    const jail = jailedProject();
+    mkdirSync(path.join(jail.root, path.dirname(lockPath)), { recursive: true });
+    writeFileSync(path.join(jail.root, lockPath), JSON.stringify(lock));
+    const { inspectLockFile } = await import('../../src/engine/fs/lock.js');
+    expect(inspectLockFile(path.join(jail.root, lockPath))).toMatchObject({ state: 'stale', reason: expect.stringContaining('no boot, so Relay Desk did not write it') });
+    if (lockPath.startsWith('.relaycode')) {
+      const file = path.join(tempDir(), 'answer.md');
+      writeFileSync(file, answer({ projectId: 'demo', files: { 'src/a.ts': 'export const a = 2;\n' } }));
+      const run = await relay(['apply', file, '--yes', '--json'], { cwd: jail.root });
+      expect(JSON.parse(run.stdout)).toMatchObject({ status: 'applied' });
+      expect(readFileSync(path.join(jail.root, 'src/a.ts'), 'utf8')).toBe('export const a = 2;\n');
+    }
+    jail.expectOutsideUntouched();
+  });
+});

@@ -6,7 +6,8 @@
 //   lock). Where hard links are refused, it falls back to O_CREAT|O_EXCL + write + fsync.
 // - only the owner removes its lock, after checking the file is still the one it wrote;
 // - a lock is stale only when its pid is not running on this boot (or it was written before
-//   this boot). Age alone never makes a lock stale; a lock that cannot be read (being written
+//   this boot, or names no boot: every lock Relay Desk writes does, so one without came with
+//   the files). Age alone never makes a lock stale; a lock that cannot be read (being written
 //   by a slower writer, or damaged) is held during a grace period and afterwards reported, not
 //   taken.
 // - breaking a stale lock is serialised by a "break" file named after the stale content, so two
@@ -20,7 +21,7 @@ import { bootId, bootTimeMs, isProcessAlive, isRunning } from './process.js';
 /** Who holds a lock, as read from its file (either spelling of the fields is accepted). */
 export interface LockOwner {
   readonly pid: number;
-  /** The boot the owner ran on; null when the file does not say (then only the pid is judged). */
+  /** The boot the owner ran on; null when the file does not say (then Relay Desk did not write it: stale). */
   readonly bootId: string | null;
   readonly startedAt: string | null;
   /** Every field of the file, for callers that keep more (a tick's run_id). */
@@ -98,7 +99,7 @@ export function readLockFile(file: string): LockReading | null {
 
 /** True when the owner's process no longer runs on this boot. */
 export function ownerIsDead(owner: Pick<LockOwner, 'pid' | 'bootId'>): boolean {
-  if (owner.bootId !== null && owner.bootId !== bootId()) return true;
+  if (owner.bootId === null || owner.bootId !== bootId()) return true;
   return !isRunning(owner.pid); // a zombie waiting to be reaped holds nothing
 }
 
@@ -106,7 +107,10 @@ export function ownerIsDead(owner: Pick<LockOwner, 'pid' | 'bootId'>): boolean {
 export function judgeLock(reading: LockReading, options: LockOptions = {}): Exclude<LockFileState, { state: 'free' }> {
   if (reading.kind === 'owner') {
     const { owner } = reading;
-    if (owner.bootId !== null && owner.bootId !== bootId()) return { state: 'stale', reading, reason: `taken by process ${owner.pid} before the machine restarted` };
+    // Every lock Relay Desk writes names its boot. One that does not came from elsewhere (a
+    // repository can carry a `.relaycode/lock.json` naming a pid that always runs, such as 1).
+    if (owner.bootId === null) return { state: 'stale', reading, reason: `it names process ${owner.pid} but no boot, so Relay Desk did not write it` };
+    if (owner.bootId !== bootId()) return { state: 'stale', reading, reason: `taken by process ${owner.pid} before the machine restarted` };
     if (!isRunning(owner.pid)) return { state: 'stale', reading, reason: `process ${owner.pid} is not running` };
     return { state: 'held', reading, reason: `held by process ${owner.pid}, running on this boot` };
   }

@@ -67,6 +67,16 @@ describe('acquireLockFile()', () => {
   });
 });
 
+describe('judgeLock()', () => {
+  it('takes a lock naming a running pid but no boot as stale: Relay Desk always writes its boot, so it came with the files', () => {
+    const file = path.join(tempDir(), 'lock.json');
+    writeFileSync(file, JSON.stringify({ pid: process.pid }));
+    expect(inspectLockFile(file)).toMatchObject({ state: 'stale', reason: expect.stringContaining('no boot') });
+    writeFileSync(file, JSON.stringify({ pid: process.pid, bootId: bootId() }));
+    expect(inspectLockFile(file)).toMatchObject({ state: 'held' });
+  });
+});
+
 describe('parseLockOwner()', () => {
   it('reads the tick spec\'s shape and the project lock\'s shape, and refuses what has no pid', () => {
     expect(parseLockOwner('{"pid": 12, "started_at": "t", "boot_id": "b"}')).toMatchObject({ pid: 12, bootId: 'b', startedAt: 't' });
