@@ -52,15 +52,9 @@ export function sessionFromProtocols(header: string | undefined): string | null 
   return null;
 }
 
-/** The session secret of an `Authorization: Bearer <secret>` header, if any. */
-export function sessionFromAuthorization(header: string | undefined): string | null {
-  const match = /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(header ?? '');
-  return match ? match[1]! : null;
-}
-
 /** Refuses a missing or unknown session. */
 export function checkSession(secret: string | null, verify: (secret: string | null) => boolean): Refusal | null {
   if (secret === null) return { status: 401, code: 'SESSION_REQUIRED', message: 'No Relay Desk session: open the link `relay ui` printed in its terminal.' };
-  if (!verify(secret)) return { status: 401, code: 'SESSION_UNKNOWN', message: 'This session is not known to this `relay ui` (it expired, or the server was started with another data folder): open the link it printed.' };
+  if (!verify(secret)) return { status: 401, code: 'SESSION_UNKNOWN', message: 'This session is not known to this `relay ui` (it is another run, or the session expired): open the link it printed.' };
   return null;
 }

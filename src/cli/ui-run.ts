@@ -1,6 +1,6 @@
 // What `relay ui` does once its options are read. Loaded only when `relay ui` runs, so other
 // relay commands do not pay for SQLite, the WebSocket server and the host at start-up.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { realEngines } from '../host/engines.js';
 import { openInBrowser as openWithBrowser } from '../engine/proc/browser.js';
 import { DATABASE_FILE, defaultDataDir, describeHeal, ensureDataDir, openStoreHealing, rebuildStore, StoreError, type Store } from '../engine/store/index.js';
 import { EXIT, print, printError } from './io.js';
-import { createCredentials, LAUNCH_TOKEN_TTL_MS, UI_SESSIONS_FILE } from './ui-credentials.js';
+import { createCredentials, LAUNCH_TOKEN_TTL_MS } from './ui-credentials.js';
 import { writeLaunchFile } from './ui-launch-file.js';
 import { startUiServer, type LaunchLink, type UiServer } from './ui-server.js';
 import { uiProject } from './ui-project.js';
@@ -109,20 +109,20 @@ export async function runUi(options: UiRun): Promise<void> {
     return;
   }
   const host = createHost({ store, engines: realEngines({ env: process.env }) });
-  // Sessions persist (hashed) in the data folder, so pages reconnect after a restart.
-  const credentials = createCredentials({ file: path.join(dataDir, UI_SESSIONS_FILE) });
+  // Sessions live in this process only, and each run takes a new port: an address that outlived
+  // its server could have served another program's page in between (see ui-credentials.ts).
+  const credentials = createCredentials();
+  // The file earlier versions kept sessions in: nothing reads it any more.
+  rmSync(path.join(dataDir, 'ui-sessions.json'), { force: true });
   let server: UiServer;
   try {
-    server = await startUiServer({ host, port: options.port, preferredPort: options.port === 0 ? credentials.lastPort : null, credentials, rendererDir: path.join(packageRoot(), 'out', 'renderer') });
+    server = await startUiServer({ host, port: options.port, credentials, rendererDir: path.join(packageRoot(), 'out', 'renderer') });
   } catch (error) {
     await host.close();
     store.close();
     printError(`✘ Cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`);
     process.exitCode = EXIT.failed;
     return;
-  }
-  if (server.movedFrom !== null) {
-    printError(`! 127.0.0.1:${server.movedFrom}, where Relay Desk ran last time, is taken by another program; it runs on ${server.port} now. Pages still open on the old address were signed out (whatever listens there now could be anyone): open the link below.`);
   }
   // Listen for Ctrl+C before announcing the link, so a stop right after it is never missed.
   const stopped = new Promise<void>((resolve) => {

@@ -1,7 +1,8 @@
 // The browser transport of the host: HTTP for the built renderer and a WebSocket for calls
 // and events, on 127.0.0.1 only. Static files of the renderer are the public build and need no
-// secret; the session endpoints (launch-token trade, session check, resumption after a restart:
-// see ui-credentials.ts) and the WebSocket pass the gate in ui-auth.ts (Host, Origin, session). Refused requests get a status and a coded JSON body, and
+// secret; the session endpoints (the launch-token trade, the server's proof to a page that lost
+// its connection: see ui-credentials.ts) and the WebSocket pass the gate in ui-auth.ts (Host,
+// Origin, session). Every run listens on a new port unless one is given (see ui-credentials.ts). Refused requests get a status and a coded JSON body, and
 // never reach the host.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,18 +11,16 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Host } from '../host/index.js';
 import { TRANSPORT_ERRORS, type IpcError, type TransportErrorCode } from '../shared/contract.js';
-import { LAUNCH_FRAGMENT_KEY, LAUNCH_PROJECT_KEY, MAX_MESSAGE_BYTES, SESSION_CHECK_PATH, SESSION_HELLO_PATH, SESSION_PATH, SESSION_RESUME_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
-import { checkHost, checkOrigin, checkSession, sessionFromAuthorization, sessionFromProtocols, type Refusal } from './ui-auth.js';
-import { createCredentials, type Credentials, type Granted } from './ui-credentials.js';
+import { LAUNCH_FRAGMENT_KEY, LAUNCH_PROJECT_KEY, MAX_MESSAGE_BYTES, SESSION_HELLO_PATH, SESSION_PATH, SOCKET_PATH, SOCKET_PROTOCOL, type CallFrame, type RefusalBody, type ServerFrame } from '../shared/wire.js';
+import { checkHost, checkOrigin, checkSession, sessionFromProtocols, type Refusal } from './ui-auth.js';
+import { createCredentials, type Credentials } from './ui-credentials.js';
 import { securityHeaders, serveStatic } from './ui-static.js';
 
 export interface UiServerOptions {
   readonly host: Host;
   readonly rendererDir: string;
-  /** The port to listen on; 0 (the default) lets the system pick a free one. */
+  /** The port to listen on; 0 (the default) lets the system pick a free one, a new address each run. */
   readonly port?: number;
-  /** A port to try first, falling back to `port` when it is taken (a restart keeps its address). */
-  readonly preferredPort?: number | null;
   readonly maxMessageBytes?: number;
   /** The launch tokens and sessions; by default in memory only. */
   readonly credentials?: Credentials;
@@ -38,8 +37,6 @@ export interface LaunchLink {
 export interface UiServer {
   readonly origin: string;
   readonly port: number;
-  /** The remembered port that was taken (so the server moved, and earlier sessions were forgotten), or null. */
-  readonly movedFrom: number | null;
   /** Mints a new single-use launch link; `project` makes the page open on that project. */
   launchLink(options?: { readonly project?: string }): LaunchLink;
   close(): Promise<void>;
@@ -71,8 +68,7 @@ export function readFrame(data: RawData, isBinary: boolean): CallFrame | { reado
 
 const TradeSchema = z.strictObject({ launchToken: z.string().min(1).max(200) });
 const Token = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
-const HelloSchema = z.strictObject({ resumeId: Token, pageNonce: Token });
-const ResumeSchema = z.strictObject({ serverNonce: Token, proof: Token });
+const HelloSchema = z.strictObject({ sessionId: Token, pageNonce: Token });
 
 /** The largest body the session endpoints accept: their tokens are 43 characters. */
 const MAX_SESSION_BODY_BYTES = 4096;
@@ -149,36 +145,22 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     return parsed;
   };
 
-  /** Answers a granted session: its secret for the page's storage, its resume key for the page's memory. */
-  const sendGranted = (response: ServerResponse, granted: Granted): void => {
-    sendJson(response, port, 200, `${JSON.stringify({ session: granted.secret, expiresAt: granted.expiresAt, resume: granted.resume })}\n`);
-  };
-
-  /** POST /api/session: a launch token (once) for a session. */
+  /** POST /api/session: a launch token (once) for a session secret. */
   const trade = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const body = await readJson(request, response, TradeSchema, '{"launchToken": "<token>"}');
     if (!body) return;
     const traded = credentials.trade(body.launchToken);
     if (!traded.ok) refuse(response, port, { status: 401, code: traded.error.code, message: traded.error.message });
-    else sendGranted(response, traded.value);
+    else sendJson(response, port, 200, `${JSON.stringify({ session: traded.value.secret, expiresAt: traded.value.expiresAt })}\n`);
   };
 
-  /** POST /api/session/hello: this server proves it knows a page's resume key. */
+  /** POST /api/session/hello: this server proves it knows a page's session before the page sends it. */
   const hello = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const body = await readJson(request, response, HelloSchema, '{"resumeId", "pageNonce"}');
+    const body = await readJson(request, response, HelloSchema, '{"sessionId", "pageNonce"}');
     if (!body) return;
-    const answered = credentials.hello(body.resumeId, body.pageNonce);
-    if (!answered.ok) refuse(response, port, { status: 401, code: answered.error.code, message: answered.error.message });
-    else sendJson(response, port, 200, `${JSON.stringify(answered.value)}\n`);
-  };
-
-  /** POST /api/session/resume: the page proves it holds the key, for a new session. */
-  const resume = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const body = await readJson(request, response, ResumeSchema, '{"serverNonce", "proof"}');
-    if (!body) return;
-    const resumed = credentials.resume(body.serverNonce, body.proof);
-    if (!resumed.ok) refuse(response, port, { status: 401, code: resumed.error.code, message: resumed.error.message });
-    else sendGranted(response, resumed.value);
+    const proof = credentials.prove(body.sessionId, body.pageNonce);
+    if (!proof.ok) refuse(response, port, { status: 401, code: proof.error.code, message: proof.error.message });
+    else sendJson(response, port, 200, `${JSON.stringify({ proof: proof.value })}\n`);
   };
 
   const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
@@ -195,16 +177,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         refuse(response, port, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} only takes POST.` });
       } else if (url.pathname === SESSION_PATH) {
         void trade(request, response);
-      } else if (url.pathname === SESSION_CHECK_PATH) {
-        const secret = sessionFromAuthorization(request.headers.authorization);
-        const unknown = checkSession(secret, credentials.verify);
-        const resumeKey = unknown ? null : credentials.issueResumeKey(secret!);
-        if (unknown || !resumeKey) refuse(response, port, unknown ?? { status: 401, code: 'SESSION_UNKNOWN', message: 'This session just expired: open the link `relay ui` printed.' });
-        else sendJson(response, port, 200, `${JSON.stringify({ resume: resumeKey })}\n`);
       } else if (url.pathname === SESSION_HELLO_PATH) {
         void hello(request, response);
-      } else if (url.pathname === SESSION_RESUME_PATH) {
-        void resume(request, response);
       } else {
         refuse(response, port, { status: 404, code: 'NOT_FOUND', message: `No such endpoint: ${url.pathname}.` });
       }
@@ -272,25 +246,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     ws.on('error', () => ws.terminate());
   };
 
-  const preferred = options.preferredPort ?? null;
-  let movedFrom: number | null = null;
-  if (preferred !== null && (options.port ?? 0) === 0) {
-    try {
-      await listen(server, preferred);
-    } catch {
-      movedFrom = preferred;
-      await listen(server, 0);
-    }
-  } else {
-    await listen(server, options.port ?? 0);
-  }
+  await listen(server, options.port ?? 0);
   port = (server.address() as AddressInfo).port;
-  credentials.rememberPort(port);
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
     port,
-    movedFrom,
     launchLink: (link = {}) => {
       let resolveTraded!: () => void;
       const traded = new Promise<void>((resolve) => (resolveTraded = resolve));

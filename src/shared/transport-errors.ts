@@ -32,9 +32,7 @@ export type HttpRefusalCode =
   | 'METHOD_NOT_ALLOWED'
   | 'LAUNCH_TOKEN_UNKNOWN'
   | 'LAUNCH_TOKEN_USED'
-  | 'LAUNCH_TOKEN_EXPIRED'
-  | 'RESUME_UNKNOWN'
-  | 'RESUME_REFUSED';
+  | 'LAUNCH_TOKEN_EXPIRED';
 
 /** An error as it crosses a process boundary: a stable code and a message for people. */
 export interface IpcError<Code extends string = string> {

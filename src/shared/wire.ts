@@ -11,26 +11,19 @@ export const SOCKET_PATH = '/ws';
 export const SESSION_PATH = '/api/session';
 
 /**
- * POST here with `Authorization: Bearer <session>` to learn whether this server process knows the
- * page: 200 with a fresh resume key (`{"resume": {"id", "key"}}`, for a page that lost its own to a
- * reload), or 401.
+ * POST {"sessionId", "pageNonce"} here (no secret): the server proves it knows the session named
+ * `sessionId` with `{"proof"}` (200), or says it does not (401). A page asks this before it sends
+ * its secret again after losing the connection.
  */
-export const SESSION_CHECK_PATH = '/api/session/check';
-
-/** POST {"resumeId", "pageNonce"} here: the server proves it knows that resume key (`{"serverNonce", "proof"}`). */
 export const SESSION_HELLO_PATH = '/api/session/hello';
 
-/** POST {"serverNonce", "proof"} here: the page proves it holds the key, and gets a new session and key. */
-export const SESSION_RESUME_PATH = '/api/session/resume';
+/** A session's public name is HMAC(secret, this); the key of the server's proofs is HMAC(secret, SESSION_PROOF_KEY_LABEL). */
+export const SESSION_ID_LABEL = 'relay-desk/session-id';
+export const SESSION_PROOF_KEY_LABEL = 'relay-desk/session-proof-key';
 
-/** What the server signs (HMAC-SHA256 under the resume key) to prove itself to a page: the page's nonce first. */
-export function serverProofText(pageNonce: string, serverNonce: string): string {
-  return `relay-desk/server-proof\n${pageNonce}\n${serverNonce}`;
-}
-
-/** What the page signs to prove itself: the server's nonce first, and another label, so neither proof stands for the other. */
-export function pageProofText(serverNonce: string, pageNonce: string): string {
-  return `relay-desk/page-proof\n${serverNonce}\n${pageNonce}`;
+/** What the server signs (HMAC-SHA256 under the session's proof key) to prove itself to a page. */
+export function serverProofText(pageNonce: string): string {
+  return `relay-desk/server-proof\n${pageNonce}`;
 }
 
 /** The fragment parameter a launch link carries its token in: `http://127.0.0.1:<port>/#token=<token>`. */

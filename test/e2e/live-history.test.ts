@@ -126,7 +126,7 @@ describe('live history in the open window', () => {
     });
   });
 
-  it('relay ui killed while a patch waits for approval: started again, it rolls the patch back, and the page shows that outcome', async () => {
+  it('relay ui killed while a patch waits for approval: the page says it stopped; started again, it rolls the patch back, and its page shows that outcome', async () => {
     const root = relayProject({ projectId: 'waits', files: { 'src/w.ts': 'export const w = 1;\n' } });
     expect(await page.evaluate((folder) => window.relay.registerProject({ root: folder }), root)).toMatchObject({ ok: true });
     const uuid = '7d0c6a52-0000-4000-8000-0000000a0a0a';
@@ -136,16 +136,17 @@ describe('live history in the open window', () => {
       expect(await page.evaluate((t) => window.relay.applyPatch({ text: t, source: 'paste' }), text)).toMatchObject({ ok: true });
       await visible(dialog);
     });
-    await step('relay ui is killed, then started again on the same data folder', async () => {
+    await step('relay ui is killed: the page says so and what to open', async () => {
       ui.child.kill('SIGKILL');
       await ui.child;
-      await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
-      ui = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-      await page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }).waitFor({ state: 'detached', timeout: STATE_TIMEOUT_MS });
+      const stopped = await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
+      expect(await stopped.innerText()).toContain('open the link it prints');
     });
-    await step('the page shows the outcome: no approval left, a notice, and the rolled-back run', async () => {
-      await dialog.waitFor({ state: 'detached', timeout: STATE_TIMEOUT_MS });
-      await visible(page.getByRole('region', { name: 'Notifications' }).locator('li', { hasText: 'Waiting when the app died' }));
+    await step('started again on the same data folder, its link opens on the outcome: no approval left, the rolled-back run', async () => {
+      ui = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+      await page.goto(ui.link);
+      await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
+      expect(await dialog.count()).toBe(0);
       await page.evaluate(() => {
         window.location.hash = '#/history';
       });

@@ -89,10 +89,9 @@ describe('relay ui in a real browser', () => {
     await page.close();
   });
 
-  it('says when relay ui stops, and reconnects by itself (refetching) once it runs again on the same data folder', async () => {
-    // Servers over the same host, stopped and started again on one port as `relay ui` would be.
-    const sessions = path.join(tempDir('relay-desk-data-'), 'ui-sessions.json');
-    let second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials({ file: sessions }) });
+  it('says when relay ui stops and what to open; a new run is another address, and its link opens a page that shows what changed meanwhile', async () => {
+    // Servers over the same host, stopped and started again as `relay ui` would be.
+    let second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials() });
     const { port } = second;
     const page = await browser.newPage();
     await page.goto(second.launchLink().url);
@@ -102,16 +101,21 @@ describe('relay ui in a real browser', () => {
 
     await second.close();
     await banner.waitFor({ state: 'visible', timeout: 10_000 });
-    expect(await banner.innerText()).toContain('Start it again with the same data folder and this page reconnects by itself');
+    expect(await banner.innerText()).toContain('If it stopped, start it again and open the link it prints');
     await screenshot(page, 'connection-lost');
-    // A project registered while the window was cut off shows up once it reconnects.
+    // A project registered while the window was cut off shows up on the new run's page.
     const root = relayProject({ projectId: 'while-away' });
     expect((await host.call('registerProject', { root })).ok).toBe(true);
 
-    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials({ file: sessions }), preferredPort: port });
-    expect(second.port).toBe(port);
+    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials() });
     try {
-      await banner.waitFor({ state: 'detached', timeout: 20_000 });
+      expect(second.port).not.toBe(port);
+      // The old page stays on its address, still saying what to do.
+      await page.waitForTimeout(1500);
+      expect(await banner.count()).toBe(1);
+      await page.goto(second.launchLink().url);
+      await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
+      expect(await banner.count()).toBe(0);
       await page.evaluate(() => {
         window.location.hash = '#/projects';
       });
@@ -120,8 +124,9 @@ describe('relay ui in a real browser', () => {
       await second.close();
     }
 
-    // Started again on another data folder at the same address: the page says exactly what to do.
-    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials({ file: path.join(tempDir('relay-desk-data-'), 'ui-sessions.json') }), preferredPort: port });
+    // A new run given the same port (--port): it does not know the page, and the page says exactly what to do.
+    const samePort = second.port;
+    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials(), port: samePort });
     try {
       const unknown = page.getByRole('alert').filter({ hasText: 'Relay Desk does not know this page any more' });
       await unknown.waitFor({ state: 'visible', timeout: 20_000 });

@@ -1,7 +1,7 @@
 // `relay ui` stopped and started again, as real processes, with a real page open in chromium:
-// the page says it stopped, then reconnects by itself on the same data folder (same address; the
-// page proves itself with the resume key it holds in memory), or says exactly what to open when
-// it cannot.
+// the page says it stopped and exactly what to open: each run serves a new address (one that
+// outlived its server could have been taken by another program in between), so the link the new
+// run prints opens a working page; a run given the old port is told apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayApi } from '../../src/shared/api.js';
 import { relayProject } from '../helpers/project.js';
@@ -31,7 +31,7 @@ describe('relay ui restarting under an open page', () => {
     for (const ui of running) if (ui.child.exitCode === null) await ui.stop();
   });
 
-  it('says it stopped, reconnects by itself when started again on the same data folder, says what to open when it cannot, and keeps its resume key for the right one', async () => {
+  it('says it stopped and what to open; a new run is a new address whose link opens a working page; a new run on the same port (--port) is told apart', async () => {
     const dataDir = tempDir('relay-restart-data-');
     const env = { PATH, HOME: tempDir('relay-restart-home-') };
     const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
@@ -43,33 +43,35 @@ describe('relay ui restarting under an open page', () => {
     expect((await first.stop()).exitCode).toBe(0);
     const stopped = page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' });
     await stopped.waitFor({ state: 'visible', timeout: 20_000 });
+    expect(await stopped.innerText()).toContain('open the link it prints');
 
-    // Started again (no --port): it takes the same address, and knows the page.
+    // Started again: a new address (nothing could have been left there for it), and the page says what to do until its link is opened.
     const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     running.push(second);
-    expect(second.port).toBe(first.port);
-    await stopped.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(second.port).not.toBe(first.port);
+    await page.waitForTimeout(1500);
+    expect(await stopped.count()).toBe(1);
+    await page.goto(second.link);
+    await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
+    expect(await stopped.count()).toBe(0);
     const root = relayProject({ projectId: 'after-restart' });
     expect(await page.evaluate((folder) => window.relay.registerProject({ root: folder }), root)).toMatchObject({ ok: true, value: { projectId: 'after-restart' } });
     expect((await second.stop()).exitCode).toBe(0);
 
-    // Started on another data folder at that address: it cannot know the page, and the page says what to do.
-    const stranger = await startRelayUi({ args: ['--data-dir', tempDir('relay-restart-other-'), '--port', String(first.port)], env, cwd: tempDir() });
-    running.push(stranger);
+    // A new run given the old port: it cannot know the page (nor prove it does), and the page says what to do.
+    const samePort = await startRelayUi({ args: ['--data-dir', dataDir, '--port', String(second.port)], env, cwd: tempDir() });
+    running.push(samePort);
     const unknown = page.getByRole('alert').filter({ hasText: 'Relay Desk does not know this page any more' });
     await unknown.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await unknown.innerText()).toContain('open the link it prints');
     await screenshot(page, 'restart-unknown-page');
-    expect((await stranger.stop()).exitCode).toBe(0);
-
-    // The right data folder again: the page still holds its resume key and gets back in.
-    const third = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-    running.push(third);
-    expect(third.port).toBe(first.port);
-    await unknown.waitFor({ state: 'detached', timeout: 30_000 });
+    // Its own link works, and shows what the earlier run did.
+    await page.goto(samePort.link);
+    await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
     expect(await page.evaluate(() => window.relay.listProjects({}))).toMatchObject({ ok: true, value: [{ projectId: 'after-restart' }] });
+    expect((await samePort.stop()).exitCode).toBe(0);
     await page.close();
-  });
+  }, 120_000);
 
   it('started inside a project it opens on it; a task running when it stops ends on the page (told, or marked interrupted after a crash), never left "Running…"', async () => {
     const dataDir = tempDir('relay-restart-task-');
@@ -108,16 +110,15 @@ describe('relay ui restarting under an open page', () => {
 
       const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
       running.push(second);
-      await page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }).waitFor({ state: 'detached', timeout: 30_000 });
+      await page.goto(second.link);
+      await projects.open();
       await projects.card(projectId).getByRole('button', { name: 'Run tick…' }).waitFor({ state: 'visible' });
       status = await projects.runTick(projectId);
       await until('the second builder to start', () => (repo.calls('builder').length === 2 ? true : undefined), 30_000);
-      // Killed (a crash): nothing can tell the page; after the restart it says the task was interrupted.
+      // Killed (a crash): nothing can tell the page, and no later run is at its address; it says the task was interrupted.
       second.child.kill('SIGKILL');
       await second.child;
       await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
-      const third = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-      running.push(third);
       const interrupted = await visible(status.and(page.locator('[data-task-state="failed"]')), 30_000);
       expect(await interrupted.innerText()).toContain('TASK_INTERRUPTED');
       expect(await interrupted.innerText()).toContain('Relay Desk stopped while this task was running');

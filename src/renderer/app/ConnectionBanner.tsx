@@ -1,6 +1,6 @@
-// Tells the person when the window cannot reach Relay Desk, and exactly what to do: wait (it
-// reconnects by itself after `relay ui` restarts with the same data folder, once the server
-// proves who it is) or open a new link.
+// Tells the person when the window cannot reach Relay Desk, and exactly what to do: wait (a
+// dropped connection to a `relay ui` still running comes back by itself) or open the link a new
+// run prints (each run has its own address).
 // Calls made meanwhile wait for the connection; once it is back, every query is refetched,
 // since anything may have changed.
 import { useQueryClient } from '@tanstack/react-query';
@@ -27,15 +27,15 @@ function message(state: ConnectionState): { readonly title: string; readonly bod
         title: 'Relay Desk has stopped.',
         body: (
           <>
-            <code>relay ui</code> is not answering. Start it again with the same data folder and this page reconnects by itself; actions wait until then. If it prints a different
-            address, open the link it prints instead.
+            <code>relay ui</code> is not answering. If it is still running, this page reconnects by itself. If it stopped, start it again and open the link it prints:
+            each run has a new address, and this page cannot follow it there.
           </>
         ),
       };
     case 'session-unknown':
       return {
         title: 'Relay Desk does not know this page any more.',
-        body: <>It was restarted with another data folder, or this page was reloaded while it was stopped, or its session expired (or another program answers at this address: this page sent it nothing). {NEW_LINK}</>,
+        body: <>What answers at this address is another run of <code>relay ui</code> (or another program: this page sent it nothing), or this page’s session expired. {NEW_LINK}</>,
       };
     case 'no-session':
       return { title: 'This page is not signed in to Relay Desk.', body: <>Open it with the link <code>relay ui</code> printed (each link works once, for 2 minutes). {NEW_LINK}</> };
@@ -55,7 +55,12 @@ export function ConnectionBanner() {
   const client = useQueryClient();
   const wasLost = useRef(false);
   useEffect(() => {
-    if (state !== 'open') wasLost.current = true;
+    if (state === 'lost' || state === 'session-unknown') {
+      wasLost.current = true;
+      // The server this page knew is gone (a new run has a new address), so nothing will tell it
+      // how the tasks it followed end: they are marked interrupted now, not left "Running…".
+      liveStore.reconcile(new Set());
+    } else if (state !== 'open') wasLost.current = true;
     else if (wasLost.current) {
       wasLost.current = false;
       void client.invalidateQueries();

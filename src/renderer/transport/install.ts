@@ -1,10 +1,10 @@
 // Gives the page its `window.relay`. In Electron the preload has already exposed it through
 // contextBridge; in a browser opened by `relay ui` it is built here over the WebSocket, after
-// the launch token in the URL fragment is traded for this tab's session, which resumes after a
-// restart of `relay ui` only with a server that proves itself (session.ts). Either
+// the launch token in the URL fragment is traded for this tab's session, which is sent again
+// after a lost connection only to a server that proves it knows it (session.ts). Either
 // way the rest of the renderer only ever talks to `window.relay`.
 import { buildRelayApi, type RelayApi } from '../../shared/api.js';
-import { SESSION_PROTOCOL_PREFIX, SOCKET_PATH, SOCKET_PROTOCOL } from '../../shared/wire.js';
+import { LAUNCH_FRAGMENT_KEY, SESSION_PROTOCOL_PREFIX, SOCKET_PATH, SOCKET_PROTOCOL } from '../../shared/wire.js';
 import { connection } from './connection.js';
 import { createPageSession, type FetchLike } from './session.js';
 import { createSocketTransport, type SocketConstructor } from './socket-transport.js';
@@ -35,11 +35,15 @@ export function installRelay(): RelayApi {
     WebSocket: WebSocket as unknown as SocketConstructor,
     protocols: () => [SOCKET_PROTOCOL, `${SESSION_PROTOCOL_PREFIX}${session.secret() ?? ''}`],
     ready: started,
-    // The resume key is kept even when the answer does not know it: that may be a `relay ui`
-    // started on the wrong data folder (or another program), and the right one, started again, will.
+    // Asked before every reconnection: only our own server, proving it knows this page, hears the secret again.
     probe: session.probe,
     onStatus: connection.set,
     onRuntimeRestart: connection.runtimeRestarted,
+  });
+  // A new link opened in this tab at the same address (a run given the same --port) only changes
+  // the fragment, which loads nothing: load the page again, so that it trades the new token.
+  window.addEventListener('hashchange', () => {
+    if (window.location.hash.startsWith(`#${LAUNCH_FRAGMENT_KEY}=`)) window.location.reload();
   });
   const api = buildRelayApi(transport);
   Object.defineProperty(window, 'relay', { value: api, writable: false, configurable: false });

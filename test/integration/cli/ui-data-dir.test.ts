@@ -39,7 +39,7 @@ describe('relay ui on a fresh machine', () => {
     expect((await httpRequest(ui.port, { path: '/' })).status).toBe(200);
     await registerThroughPage(ui, relayProject({ projectId: 'fresh' }));
     // While it runs the WAL and shared-memory files exist; check them before it checkpoints them away.
-    for (const name of ['relay-desk.db', 'relay-desk.db-wal', 'relay-desk.db-shm', 'relay-desk.db.owner', 'projects.json', 'ui-sessions.json']) {
+    for (const name of ['relay-desk.db', 'relay-desk.db-wal', 'relay-desk.db-shm', 'relay-desk.db.owner', 'projects.json']) {
       expect(mode(path.join(dataDir, name)), name).toBe('600');
     }
     expect(mode(dataDir)).toBe('700');

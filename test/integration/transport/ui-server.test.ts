@@ -2,21 +2,21 @@
 // gate (session, Origin, Host), refused frames, size limits, ordering, and the renderer's
 // WebSocket client.
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createCredentials, hashSecret, LAUNCH_TOKEN_TTL_MS, proofOf, SESSION_TTL_MS } from '../../../src/cli/ui-credentials.js';
+import { createCredentials, LAUNCH_TOKEN_TTL_MS, serverProof, sessionIdOf, SESSION_TTL_MS } from '../../../src/cli/ui-credentials.js';
 import { startUiServer, type UiServer } from '../../../src/cli/ui-server.js';
 import { ok } from '../../../src/engine/result.js';
 import type { RelayEngine } from '../../../src/engine/runtime/index.js';
 import { openStore } from '../../../src/engine/store/index.js';
 import { createHost, type Host } from '../../../src/host/index.js';
-import { createPageSession, SESSION_STORAGE_KEY, type FetchLike, type PageSession } from '../../../src/renderer/transport/session.js';
+import { createPageSession, FETCH_TIMEOUT_MS, SESSION_STORAGE_KEY, type FetchLike, type PageSession } from '../../../src/renderer/transport/session.js';
 import { createSocketTransport, type SocketConstructor } from '../../../src/renderer/transport/socket-transport.js';
 import { buildRelayApi } from '../../../src/shared/api.js';
 import type { EventEnvelope } from '../../../src/shared/contract.js';
-import { pageProofText, serverProofText, type ServerFrame } from '../../../src/shared/wire.js';
+import type { ServerFrame } from '../../../src/shared/wire.js';
 import { relayProject } from '../../helpers/project.js';
 import { openSocket } from '../../helpers/socket.js';
 import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, tradeLink, type RawResponse } from '../../helpers/ui.js';
@@ -127,20 +127,27 @@ describe('relay ui server', () => {
       expect((await postTrade(server.port, token)).status).toBe(200);
     });
 
-    it('checks a session (200, with a fresh resume key) or refuses it (401 SESSION_UNKNOWN / SESSION_REQUIRED)', async () => {
+    it('proves it knows a session (hello, given only its public id) or says it does not, and reads no cookie or Bearer header', async () => {
       const { server, protocols } = await start();
       const session = protocols[1]!.slice('relay-desk.session.'.length);
-      const check = (headers: Record<string, string>) => httpRequest(server.port, { path: '/api/session/check', method: 'POST', headers: { origin: server.origin, ...headers } });
-      const known = await check({ authorization: `Bearer ${session}` });
+      const hello = (body: unknown, headers: Record<string, string> = {}) =>
+        httpRequest(server.port, { path: '/api/session/hello', method: 'POST', headers: { origin: server.origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const pageNonce = 'n'.repeat(43);
+      const known = await hello({ sessionId: sessionIdOf(session), pageNonce });
       expect(known.status).toBe(200);
-      expect(JSON.parse(known.body)).toEqual({ resume: { id: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
-      const unknown = await check({ authorization: `Bearer ${'x'.repeat(43)}` });
+      expect(JSON.parse(known.body)).toEqual({ proof: serverProof(session, pageNonce) });
+      // The proof is over the page's nonce: another nonce, another proof.
+      expect(JSON.parse((await hello({ sessionId: sessionIdOf(session), pageNonce: 'm'.repeat(43) })).body).proof).not.toBe(serverProof(session, pageNonce));
+      const unknown = await hello({ sessionId: sessionIdOf('x'.repeat(43)), pageNonce });
       expect([unknown.status, refusalCode(unknown)]).toEqual([401, 'SESSION_UNKNOWN']);
-      const none = await check({});
-      expect([none.status, refusalCode(none)]).toEqual([401, 'SESSION_REQUIRED']);
-      // A cookie carrying the session is not a session: cookies are never read.
-      const cookie = await check({ cookie: `relay_ui_${server.port}=${session}; session=${session}` });
-      expect([cookie.status, refusalCode(cookie)]).toEqual([401, 'SESSION_REQUIRED']);
+      // The secret itself is not a session id, and a secret in a header or cookie proves nothing here.
+      const secretAsId = await hello({ sessionId: session, pageNonce }, { authorization: `Bearer ${session}`, cookie: `relay_ui_${server.port}=${session}` });
+      expect([secretAsId.status, refusalCode(secretAsId)]).toEqual([401, 'SESSION_UNKNOWN']);
+      const malformed = await hello({ sessionId: sessionIdOf(session), pageNonce: 'short' });
+      expect([malformed.status, refusalCode(malformed)]).toEqual([400, 'BAD_REQUEST']);
+      // The old Bearer check is gone.
+      const check = await httpRequest(server.port, { path: '/api/session/check', method: 'POST', headers: { origin: server.origin, authorization: `Bearer ${session}` } });
+      expect([check.status, refusalCode(check)]).toEqual([404, 'NOT_FOUND']);
     });
 
     it('refuses a foreign Origin or Host, other methods, and paths outside the renderer', async () => {
@@ -294,145 +301,56 @@ describe('relay ui server', () => {
       store.close();
     });
 
-    it('a session dies with its process; after a restart on the same data folder a page gets back in only by proving its resume key, which never leaves it (0600 file, no session on disk)', async () => {
-      const dataDir = tempDir();
-      const file = path.join(dataDir, 'ui-sessions.json');
+    it('serves a new address each run, and a server knows only its own sessions: a page of another run is never let in', async () => {
       const { host, store } = bareHost();
       running.push(async () => {
         await host.close();
         store.close();
       });
-      const first = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+      const first = await startUiServer({ host, rendererDir: tempDir() });
       const page = nodePage(() => first.origin, first.launchLink().url);
       const { session } = await page.session.start();
       const port = first.port;
       await first.close();
-      expect(statSync(file).mode & 0o777).toBe(0o600);
-      const onDisk = readFileSync(file, 'utf8');
-      // No session is kept on disk (the keys name theirs by hash, to live as long as it is used).
-      expect(onDisk).not.toContain(session!);
-
-      const credentials = createCredentials({ file });
-      expect(credentials.lastPort).toBe(port);
-      const second = await startUiServer({ host, rendererDir: tempDir(), credentials, preferredPort: credentials.lastPort });
+      // Nothing of it on disk: createCredentials takes no file.
+      const second = await startUiServer({ host, rendererDir: tempDir() });
       running.push(() => second.close());
-      expect(second.port).toBe(port);
-      // The old secret is nothing to the new process…
-      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: second.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
-      // …the page's proof is: a new session, stored, and a new key.
-      expect(await page.session.probe()).toBe('valid');
-      const resumed = page.session.secret()!;
-      expect(resumed).not.toBe(session);
-      expect(page.storage.get(SESSION_STORAGE_KEY)).toBe(resumed);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: second.origin, protocols: sessionProtocols(resumed) })).toBe(101);
-      // Every request the page made for it carried neither its session nor its key.
-      const key = (JSON.parse(onDisk) as { resumeKeys: Array<{ key: string }> }).resumeKeys[0]!.key;
-      expect(page.sent.join('\n')).not.toContain(key);
-      expect(page.sent.filter((sent) => sent.includes('/api/session/hello') || sent.includes('/api/session/resume')).join('\n')).not.toContain(session!);
-
-      // Another data folder knows nothing of that page, and cannot prove it does.
-      const stranger = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file: path.join(tempDir(), 'ui-sessions.json') }) });
-      running.push(() => stranger.close());
-      page.moveTo(() => stranger.origin);
+      expect(second.port).not.toBe(0);
+      // Even on the very same port (given with --port), the old secret is nothing to a new run, and it cannot prove it knows the page.
+      await second.close();
+      const samePort = await startUiServer({ host, rendererDir: tempDir(), port });
+      running.push(() => samePort.close());
+      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: samePort.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
       expect(await page.session.probe()).toBe('unknown');
+      // Only hellos went out: the secret itself was never sent again.
+      expect(page.sent.filter((sent) => !sent.includes('/api/session/hello'))).toHaveLength(1); // the trade
+      expect(page.sent.slice(1).join('\n')).not.toContain(session!);
     });
 
-    it('a resume key resumes once, only with the right proof, and only within its challenge', async () => {
-      let clock = 7_000_000;
+    it('forgets a session not connected for its lifetime, and proves nothing for it afterwards', async () => {
+      let clock = 5_000_000;
       const credentials = createCredentials({ now: () => clock });
       const traded = credentials.trade(credentials.mintLaunchToken().token);
       if (!traded.ok) throw new Error('trade refused');
-      const { id, key } = traded.value.resume;
-      const pageNonce = 'p'.repeat(43);
-      const hello = credentials.hello(id, pageNonce);
-      if (!hello.ok) throw new Error('hello refused');
-      expect(hello.value.proof).toBe(proofOf(key, serverProofText(pageNonce, hello.value.serverNonce)));
-      // The server's own proof, sent back, is not the page's: the texts differ.
-      expect(credentials.resume(hello.value.serverNonce, hello.value.proof)).toMatchObject({ ok: false, error: { code: 'RESUME_REFUSED' } });
-      // A challenge is answered once, right or wrong.
-      expect(credentials.resume(hello.value.serverNonce, proofOf(key, pageProofText(hello.value.serverNonce, pageNonce)))).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
-      const late = credentials.hello(id, pageNonce);
-      if (!late.ok) throw new Error('hello refused');
-      clock += 30_001;
-      expect(credentials.resume(late.value.serverNonce, proofOf(key, pageProofText(late.value.serverNonce, pageNonce)))).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
-      const good = credentials.hello(id, pageNonce);
-      if (!good.ok) throw new Error('hello refused');
-      const resumed = credentials.resume(good.value.serverNonce, proofOf(key, pageProofText(good.value.serverNonce, pageNonce)));
-      expect(resumed.ok).toBe(true);
-      if (resumed.ok) expect(credentials.verify(resumed.value.secret)).toBe(true);
-      // Spent.
-      expect(credentials.hello(id, pageNonce)).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
-      expect(credentials.hello('u'.repeat(43), pageNonce)).toMatchObject({ ok: false, error: { code: 'RESUME_UNKNOWN' } });
-    });
-
-    it('a remembered port taken by another program: the server moves, says so, and no page of the old address gets in (a squatter who heard one gains nothing)', async () => {
-      const file = path.join(tempDir(), 'ui-sessions.json');
-      const { host, store } = bareHost();
-      const first = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
-      const page = nodePage(() => first.origin, first.launchLink().url);
-      const { session } = await page.session.start();
-      const port = first.port;
-      await first.close();
-      // Another program takes the address (and hears whatever the page sends there).
-      const squatter = createServer((_request, response) => response.end('squatting'));
-      await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
-      running.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
-
-      const credentials = createCredentials({ file });
-      const moved = await startUiServer({ host, rendererDir: tempDir(), credentials, preferredPort: credentials.lastPort });
-      running.push(async () => {
-        await moved.close();
-        await host.close();
-        store.close();
-      });
-      expect(moved.port).not.toBe(port);
-      expect(moved.movedFrom).toBe(port);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
-      // Even carried over by hand, the page's key is forgotten at the new address.
-      page.moveTo(() => moved.origin);
-      expect(await page.session.probe()).toBe('unknown');
-      expect(readFileSync(file, 'utf8')).toContain('"resumeKeys":[]');
-      // A new link works as always.
-      const fresh = await tradeLink(moved.launchLink().url);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${moved.port}/ws`, { origin: moved.origin, protocols: sessionProtocols(fresh) })).toBe(101);
-    });
-
-    it('forgets a session not connected for its lifetime, and reads a hostile sessions file as no sessions', async () => {
-      let clock = 5_000_000;
-      const file = path.join(tempDir(), 'ui-sessions.json');
-      const credentials = createCredentials({ file, now: () => clock });
-      const traded = credentials.trade(credentials.mintLaunchToken().token);
-      if (!traded.ok) throw new Error('trade refused');
+      const id = sessionIdOf(traded.value.secret);
       expect(credentials.verify(traded.value.secret)).toBe(true);
+      expect(credentials.prove(id, 'n'.repeat(43))).toEqual({ ok: true, value: serverProof(traded.value.secret, 'n'.repeat(43)) });
       clock += SESSION_TTL_MS;
       expect(credentials.verify(traded.value.secret)).toBe(false);
       credentials.touch(traded.value.secret);
       expect(credentials.verify(traded.value.secret)).toBe(false);
-
-      for (const hostile of ['{', JSON.stringify({ version: 2, port: 'x', resumeKeys: [] }), JSON.stringify({ version: 2, port: null, resumeKeys: [{ id: 'zz', key: 'k', session: 'zz', expiresAt: 1 }] })]) {
-        writeFileSync(file, hostile);
-        const read = createCredentials({ file, now: () => clock });
-        expect(read.lastPort).toBeNull();
-        expect(read.verify('anything')).toBe(false);
-        expect(read.hello('zz', 'p'.repeat(43)).ok).toBe(false);
-      }
-      // An earlier version's file: its port is kept, its sessions (bound to their process) are not.
-      writeFileSync(file, JSON.stringify({ version: 1, port: 4321, sessions: [{ hash: hashSecret(traded.value.secret), expiresAt: clock + 1000 }] }));
-      const earlier = createCredentials({ file, now: () => clock });
-      expect(earlier.lastPort).toBe(4321);
-      expect(earlier.verify(traded.value.secret)).toBe(false);
+      expect(credentials.prove(id, 'n'.repeat(43))).toMatchObject({ ok: false, error: { code: 'SESSION_UNKNOWN' } });
     });
   });
 
   describe('the page\'s session (renderer/transport/session.ts) against the real server', () => {
-    it('takes the token out of the address bar, trades it, keeps the session in storage and the key in memory, and reconnects after a restart', async () => {
-      const file = path.join(tempDir(), 'ui-sessions.json');
+    it('takes the token out of the address bar, trades it, keeps the session in storage, reconnects after a dropped connection, and is told when another run answers', async () => {
       const { host, store } = bareHost();
       running.push(async () => {
         await host.close();
         store.close();
       });
-      let server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+      let server = await startUiServer({ host, rendererDir: tempDir() });
       const page = nodePage(() => server.origin, server.launchLink().url);
       const started = await page.session.start();
       expect(page.replaced).toEqual(['/']);
@@ -441,15 +359,16 @@ describe('relay ui server', () => {
       // The same link again (pasted into another tab): used.
       const other = nodePage(() => server.origin, page.link);
       expect(await other.session.start()).toEqual({ session: null, reason: 'link-used' });
-      // A reload: the stored session is checked, and the reloaded page gets a key of its own.
+      // A reload: the stored session is used once the server proved it knows it.
       const reloaded = nodePage(() => server.origin, null);
       reloaded.storage.set(SESSION_STORAGE_KEY, started.session!);
       expect(await reloaded.session.start()).toEqual({ session: started.session });
 
       const statuses: string[] = [];
+      const sockets: WebSocket[] = [];
       const transport = createSocketTransport({
         url: `ws://127.0.0.1:${server.port}/ws`,
-        WebSocket: browserLike(() => server.origin),
+        WebSocket: browserLike(() => server.origin, sockets),
         protocols: () => sessionProtocols(page.session.secret()!),
         probe: page.session.probe,
         reconnectMs: 20,
@@ -457,35 +376,35 @@ describe('relay ui server', () => {
       });
       const relay = buildRelayApi(transport);
       expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
-
-      const port = server.port;
-      await server.close();
-      await until('the page to see the server gone', () => statuses.at(-1) === 'lost');
-      server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file }), preferredPort: port });
-      expect(server.port).toBe(port);
+      // The connection drops while the server runs: back by itself, once the server proved itself.
+      sockets.at(-1)!.terminate();
+      await until('the page to see the connection gone', () => statuses.includes('lost'));
       await until('the page to reconnect by itself', () => statuses.at(-1) === 'open');
       expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
-      // The reloaded page's own key works as well (after its restart it proves itself too).
-      expect(await reloaded.session.probe()).toBe('valid');
 
-      // Restarted on another data folder at the same address: the page is told it is unknown.
+      // Another run on the same port (given with --port): it does not know the page, and the page says so.
+      const port = server.port;
       await server.close();
-      server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials({ file: path.join(tempDir(), 'ui-sessions.json') }), preferredPort: port });
+      server = await startUiServer({ host, rendererDir: tempDir(), port });
       running.push(() => server.close());
       await until('the page to learn it is unknown', () => statuses.at(-1) === 'session-unknown');
+      // A reloaded tab of the old run is told too, and connects to nothing.
+      const stale = nodePage(() => server.origin, null);
+      stale.storage.set(SESSION_STORAGE_KEY, started.session!);
+      expect(await stale.session.start()).toEqual({ session: null, reason: 'session-unknown' });
       transport.close();
     });
 
-    it('sends nothing but a hello to an answer that cannot prove it knows the key, and never connects to it', async () => {
+    it('sends nothing but a hello to an answer that cannot prove it knows the session, never connects to it, and gives up on one that never finishes answering', async () => {
       const { host, store } = bareHost();
-      const server = await startUiServer({ host, rendererDir: tempDir(), credentials: createCredentials() });
+      const server = await startUiServer({ host, rendererDir: tempDir() });
       const page = nodePage(() => server.origin, server.launchLink().url);
       const { session } = await page.session.start();
       const port = server.port;
       await server.close();
       await host.close();
       store.close();
-      // The squatter says yes to everything, in the shapes the page expects.
+      // The squatter says yes to everything, in the shapes the page expects; the second request it never finishes.
       const heard: string[] = [];
       const squatter = createServer((request, response) => {
         let body = '';
@@ -493,29 +412,36 @@ describe('relay ui server', () => {
         request.on('end', () => {
           heard.push(`${request.url} ${JSON.stringify(request.headers)} ${body}`);
           response.writeHead(200, { 'Content-Type': 'application/json' });
-          response.end(JSON.stringify({ serverNonce: 'N'.repeat(43), proof: 'P'.repeat(43), session: 'S'.repeat(43), resume: { id: 'I'.repeat(43), key: 'K'.repeat(43) } }));
+          if (heard.length === 2) response.write(' '); // and then nothing, ever
+          else response.end(JSON.stringify({ proof: 'P'.repeat(43), session: 'S'.repeat(43) }));
         });
       });
       await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
-      running.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
+      running.push(async () => {
+        squatter.closeAllConnections();
+        await new Promise<void>((resolve) => squatter.close(() => resolve()));
+      });
       expect(await page.session.probe()).toBe('unknown');
-      expect(await page.session.probe()).toBe('unknown');
+      const started = Date.now();
+      expect(await page.session.probe()).toBe('unreachable');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(FETCH_TIMEOUT_MS - 100);
       expect(page.session.secret()).toBe(session);
       expect(heard).toHaveLength(2);
       for (const request of heard) {
         expect(request.startsWith('/api/session/hello ')).toBe(true);
         expect(request).not.toContain(session!);
-        expect(request).not.toContain('authorization');
+        expect(request.toLowerCase()).not.toContain('authorization');
       }
-    });
+    }, 20_000);
   });
 });
 
 describe('a runtime restarted after a crash (its event log lost the tail the page saw)', () => {
   it('is recognised on reconnection: events count from its last one, so none of its new events is dropped as a replay', async () => {
-    const file = path.join(tempDir(), 'ui-sessions.json');
+    // One process's credentials over two runtimes: the page's session stays good, the runtime behind it changes.
+    const credentials = createCredentials();
     const first = bareHost();
-    let server = await startUiServer({ host: first.host, rendererDir: tempDir(), credentials: createCredentials({ file }) });
+    let server = await startUiServer({ host: first.host, rendererDir: tempDir(), credentials });
     const page = nodePage(() => server.origin, server.launchLink().url);
     await page.session.start();
     const statuses: string[] = [];
@@ -543,7 +469,7 @@ describe('a runtime restarted after a crash (its event log lost the tail the pag
     await until('the page to see the server gone', () => (statuses.at(-1) === 'lost' ? true : undefined));
     // … and a runtime over a store that kept none of them (as after a crash lost the log's tail).
     const second = bareHost();
-    server = await startUiServer({ host: second.host, rendererDir: tempDir(), credentials: createCredentials({ file }), preferredPort: port });
+    server = await startUiServer({ host: second.host, rendererDir: tempDir(), credentials, port });
     running.push(async () => {
       transport.close();
       await server.close();
@@ -558,17 +484,13 @@ describe('a runtime restarted after a crash (its event log lost the tail the pag
   });
 });
 
-/**
- * A page's credentials as session.ts keeps them, in Node: real fetch (with the Origin a browser
- * adds), real WebCrypto. `moveTo` points the same page (its memory and storage) at another server,
- * as if that server had taken its address.
- */
-function nodePage(origin: () => string, link: string | null): { session: PageSession; storage: Map<string, string>; replaced: string[]; sent: string[]; link: string; moveTo(next: () => string): void } {
+/** A page's credentials as session.ts keeps them, in Node: real fetch (with the Origin a browser adds), real WebCrypto. */
+function nodePage(origin: () => string, link: string | null): { session: PageSession; storage: Map<string, string>; replaced: string[]; sent: string[]; link: string } {
   const replaced: string[] = [];
   const sent: string[] = [];
   const storage = new Map<string, string>();
   const url = link === null ? null : new URL(link);
-  let current = origin;
+  const current = origin;
   const fetchFn = ((target: string, init: RequestInit & { headers: Record<string, string> }) => {
     sent.push(`${target} ${JSON.stringify(init.headers)} ${String(init.body ?? '')}`);
     return fetch(target, { ...init, headers: { ...init.headers, origin: current() } });
@@ -582,14 +504,15 @@ function nodePage(origin: () => string, link: string | null): { session: PageSes
       return current();
     },
   });
-  return { session, storage, replaced, sent, link: link ?? '', moveTo: (next) => (current = next) };
+  return { session, storage, replaced, sent, link: link ?? '' };
 }
 
-/** The `ws` client with the Origin header a browser adds. */
-function browserLike(origin: () => string): SocketConstructor {
+/** The `ws` client with the Origin header a browser adds; each socket made is pushed to `made`. */
+function browserLike(origin: () => string, made: WebSocket[] = []): SocketConstructor {
   return class extends WebSocket {
     constructor(url: string, offered?: string[]) {
       super(url, offered ?? [], { origin: origin() });
+      made.push(this);
     }
   } as unknown as SocketConstructor;
 }

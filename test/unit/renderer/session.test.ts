@@ -1,5 +1,6 @@
 // The page's side of the launch link: the token is taken from the fragment and out of the address bar.
 import { describe, expect, it } from 'vitest';
+import { serverProof } from '../../../src/cli/ui-credentials.js';
 import { startSession, takeLaunchToken, type FetchLike } from '../../../src/renderer/transport/session.js';
 
 function page(hash: string) {
@@ -46,17 +47,21 @@ describe('startSession', () => {
     expect(await startSession({ ...page('#token=t'), storage: storage(), fetch: down, base: '' })).toEqual({ session: null, reason: 'lost' });
   });
 
-  it('keeps the tab\'s session when a used link is opened in it again (if this server still knows it), and replaces it with a fresh trade', async () => {
+  it('keeps the tab\'s session when a used link is opened in it again (once the server proved it knows it), and replaces it with a fresh trade', async () => {
     const OLD = 'o'.repeat(43);
     const NEW = 'n'.repeat(43);
     const kept = storage({ 'relay-desk.session': OLD });
-    const routes = (check: { status: number; body: unknown }): FetchLike => async (url) =>
-      url.endsWith('/api/session') ? { status: 401, json: async () => ({ error: { code: 'LAUNCH_TOKEN_USED', message: '' } }) } : { status: check.status, json: async () => check.body };
-    const resume = { id: 'i'.repeat(43), key: 'k'.repeat(43) };
-    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: routes({ status: 200, body: { resume } }), base: '' })).toEqual({ session: OLD });
-    // The stored session of another `relay ui` process (it was restarted while this tab reloaded): a new link is needed.
-    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: routes({ status: 401, body: { error: { code: 'SESSION_UNKNOWN', message: '' } } }), base: '' })).toEqual({ session: null, reason: 'session-unknown' });
-    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: answering(200, { session: NEW, resume }), base: '' })).toEqual({ session: NEW });
+    // The server: the trade says "used"; the hello is answered with `proofFor(nonce)`.
+    const server = (proofFor: (nonce: string) => string): FetchLike => async (url, init) => {
+      if (url.endsWith('/api/session')) return { status: 401, json: async () => ({ error: { code: 'LAUNCH_TOKEN_USED', message: '' } }) };
+      const { pageNonce } = JSON.parse(init.body!) as { pageNonce: string };
+      return { status: 200, json: async () => ({ proof: proofFor(pageNonce) }) };
+    };
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: server((nonce) => serverProof(OLD, nonce)), base: '' })).toEqual({ session: OLD });
+    // An answer that cannot prove it (another run, another program): a new link is needed, and the page connects to nothing.
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: server(() => 'P'.repeat(43)), base: '' })).toEqual({ session: null, reason: 'session-unknown' });
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: server((nonce) => serverProof(NEW, nonce)), base: '' })).toEqual({ session: null, reason: 'session-unknown' });
+    expect(await startSession({ ...page('#token=t'), storage: kept, fetch: answering(200, { session: NEW }), base: '' })).toEqual({ session: NEW });
     expect(kept.map.get('relay-desk.session')).toBe(NEW);
   });
 });
