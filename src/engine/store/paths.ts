@@ -84,7 +84,11 @@ export function ensureDataDir(dir: string, platform: NodeJS.Platform = process.p
   const refuse = (why: string) => fail('DATA_DIR_UNAVAILABLE' as const, `Cannot use the data folder ${dir}: ${why}. ${CHOOSE_ANOTHER_DATA_DIR}`);
   try {
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    if (!statSync(dir).isDirectory()) return refuse(reason(Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }), dir));
+    const stat = statSync(dir);
+    if (!stat.isDirectory()) return refuse(reason(Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }), dir));
+    // Another user's folder: they could read the answers kept there, or plant a database.
+    const uid = typeof process.getuid === 'function' && platform !== 'win32' ? process.getuid() : null;
+    if (uid !== null && stat.uid !== uid) return refuse(`it belongs to another user (uid ${stat.uid}), who could read what Relay Desk keeps there or plant what it reads`);
     accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
     return refuse(reason(error as NodeJS.ErrnoException, dir));

@@ -2,7 +2,7 @@
 // (private), found the XDG way (empty or relative variables ignored), one environment variable,
 // and a folder that cannot be created named in one line with the way out.
 import { execa } from 'execa';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/cli.js';
@@ -112,5 +112,21 @@ describe('relay ui on a fresh machine', () => {
       `✘ DATA_DIR_UNAVAILABLE: Cannot use the data folder ${wanted}: permission denied. Choose another with \`relay ui --data-dir <folder>\` or the RELAY_DESK_DATA_DIR environment variable.`,
     ]);
     expect(existsSync(wanted)).toBe(false);
+  });
+});
+
+describe('a data folder that belongs to another user', () => {
+  it.runIf(process.getuid?.() === 0)('is refused with DATA_DIR_UNAVAILABLE, naming the owner, and nothing is read or written there', async () => {
+    const shared = tempDir('relay-shared-');
+    chmodSync(shared, 0o777);
+    // Another user made the folder (and could have planted anything in it).
+    const planted = path.join(shared, 'Relay Desk');
+    mkdirSync(planted, { mode: 0o777 });
+    chmodSync(planted, 0o777);
+    chownSync(planted, 65534, 65534);
+    const run = await execa(process.execPath, [RELAY, 'ui', '--no-open', '--data-dir', planted], { env: { PATH, HOME: tempDir('relay-home-') }, extendEnv: false, reject: false, timeout: 20_000, cwd: shared });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`✘ DATA_DIR_UNAVAILABLE: Cannot use the data folder ${planted}: it belongs to another user (uid 65534)`);
+    expect(readdirSync(planted)).toEqual([]);
   });
 });
