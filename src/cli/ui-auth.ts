@@ -16,19 +16,19 @@ export interface Refusal {
 }
 
 /**
- * The origin the page can have: the server's own, by its address. Not `localhost`: a browser may
- * resolve it to ::1 first, where another program can listen on the same port number while this
- * server lives on 127.0.0.1, and a page of that origin would talk to it.
+ * The origin the page can have: the server's own, by the address it listens on (`authority` is
+ * `<address>:<port>`). Never `localhost`: a browser may resolve it to ::1, where another program
+ * can listen on the same port number while this server lives on IPv4.
  */
-export function ownOrigins(port: number): readonly string[] {
-  return [`http://127.0.0.1:${port}`];
+export function ownOrigins(authority: string): readonly string[] {
+  return [`http://${authority}`];
 }
 
 /** Refuses a Host header that does not name this server (by its address: see ownOrigins). */
-export function checkHost(request: IncomingMessage, port: number): Refusal | null {
+export function checkHost(request: IncomingMessage, authority: string): Refusal | null {
   const host = request.headers.host;
-  if (host === `127.0.0.1:${port}`) return null;
-  return { status: 403, code: 'HOST_REFUSED', message: `Host ${host ?? '(none)'} is not this server (127.0.0.1:${port}).` };
+  if (host === authority) return null;
+  return { status: 403, code: 'HOST_REFUSED', message: `Host ${host ?? '(none)'} is not this server (${authority}).` };
 }
 
 /**
@@ -36,10 +36,10 @@ export function checkHost(request: IncomingMessage, port: number): Refusal | nul
  * always send Origin on a POST and on a WebSocket upgrade, so a request without one did not
  * come from our page. A plain page load may omit it, but one that is present must be ours.
  */
-export function checkOrigin(request: IncomingMessage, port: number, required: boolean): Refusal | null {
+export function checkOrigin(request: IncomingMessage, authority: string, required: boolean): Refusal | null {
   const origin = request.headers.origin;
   if (origin === undefined) return required ? { status: 403, code: 'ORIGIN_REQUIRED', message: 'This request must come from the Relay Desk page (it has no Origin).' } : null;
-  if (ownOrigins(port).includes(origin)) return null;
+  if (ownOrigins(authority).includes(origin)) return null;
   return { status: 403, code: 'ORIGIN_REFUSED', message: `Origin ${origin} is not this server's.` };
 }
 

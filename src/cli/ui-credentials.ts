@@ -8,10 +8,10 @@
 //   process holds its port for as long as it lives, so no other program can ever hear a live
 //   secret, and one heard after `relay ui` stopped is already dead.
 //
-// Nothing is kept across restarts, on purpose: each `relay ui` run serves a new address (port),
-// because an address that outlives its server can be taken by another program, which then gets
-// page loads of our origin — enough to leave a service worker or a poisoned cache entry that
-// would sit between the user and the next server on that address.
+// Nothing is kept across restarts, on purpose: each `relay ui` run serves a new address (an
+// unguessable loopback address: see ui-server.ts), because an address another program could
+// know can get page loads of that origin from it — enough to leave a service worker or a
+// poisoned cache entry that would sit between the user and the next server there.
 //
 // Before a page that lost its connection sends its secret again, the server proves it knows the
 // session (an HMAC over the page's fresh nonce, under a key both derive from the secret), so

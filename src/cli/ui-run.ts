@@ -120,7 +120,7 @@ export async function runUi(options: UiRun): Promise<void> {
   } catch (error) {
     await host.close();
     store.close();
-    printError(`✘ Cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`);
+    printError(`✘ Cannot listen on port ${options.port} of a loopback address: ${(error as Error).message}`);
     process.exitCode = EXIT.failed;
     return;
   }

@@ -1,9 +1,11 @@
 // The browser transport of the host: HTTP for the built renderer and a WebSocket for calls
-// and events, on 127.0.0.1 only. Static files of the renderer are the public build and need no
-// secret; the session endpoints (the launch-token trade, the server's proof to a page that lost
-// its connection: see ui-credentials.ts) and the WebSocket pass the gate in ui-auth.ts (Host,
-// Origin, session). Every run listens on a new port unless one is given (see ui-credentials.ts). Refused requests get a status and a coded JSON body, and
-// never reach the host.
+// and events, on a loopback address only. Static files of the renderer are the public build and
+// need no secret; the session endpoints (the launch-token trade, the server's proof to a page
+// that lost its connection: see ui-credentials.ts) and the WebSocket pass the gate in
+// ui-auth.ts (Host, Origin, session). Every run listens on a new, unguessable address (see
+// unguessableLoopback). Refused requests get a status and a coded JSON body, and never reach
+// the host.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -21,6 +23,8 @@ export interface UiServerOptions {
   readonly rendererDir: string;
   /** The port to listen on; 0 (the default) lets the system pick a free one, a new address each run. */
   readonly port?: number;
+  /** The loopback address to listen on; by default one picked at random each run (see unguessableLoopback). */
+  readonly address?: string;
   readonly maxMessageBytes?: number;
   /** The launch tokens and sessions; by default in memory only. */
   readonly credentials?: Credentials;
@@ -78,13 +82,13 @@ function refusalBody(refusal: Refusal): string {
   return `${JSON.stringify(body)}\n`;
 }
 
-function sendJson(response: ServerResponse, port: number, status: number, body: string | null): void {
-  response.writeHead(status, { ...securityHeaders(port), 'Cache-Control': 'no-store', ...(body === null ? {} : { 'Content-Type': 'application/json; charset=utf-8' }) });
+function sendJson(response: ServerResponse, authority: string, status: number, body: string | null): void {
+  response.writeHead(status, { ...securityHeaders(authority), 'Cache-Control': 'no-store', ...(body === null ? {} : { 'Content-Type': 'application/json; charset=utf-8' }) });
   response.end(body ?? undefined);
 }
 
-function refuse(response: ServerResponse, port: number, refusal: Refusal): void {
-  sendJson(response, port, refusal.status, refusalBody(refusal));
+function refuse(response: ServerResponse, authority: string, refusal: Refusal): void {
+  sendJson(response, authority, refusal.status, refusalBody(refusal));
 }
 
 /** Reads a small request body; null when it is larger than `limit`. */
@@ -106,21 +110,35 @@ function readBody(request: IncomingMessage, limit: number): Promise<string | nul
   });
 }
 
-async function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {
+async function listen(server: ReturnType<typeof createServer>, port: number, address: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, address, () => {
       server.off('error', reject);
       resolve();
     });
   });
 }
 
-/** Starts the server on 127.0.0.1 and resolves once it listens. */
+/**
+ * A loopback address no one can have known in advance: 127.x.y.z, from 16 million. Pages a browser
+ * loaded from an address before (another program's, on a port it chose and could steer this server
+ * onto by holding the others) can have left a service worker or cached files there; at an address
+ * nobody could guess, there is nothing. Where only 127.0.0.1 is a loopback address (macOS), that one.
+ */
+function unguessableLoopback(): string {
+  const bytes = randomBytes(3);
+  const last = 1 + (bytes[2]! % 254);
+  return bytes[0] === 0 && bytes[1] === 0 && last === 1 ? '127.0.0.2' : `127.${bytes[0]}.${bytes[1]}.${last}`;
+}
+
+/** Starts the server on an unguessable loopback address (see unguessableLoopback) and resolves once it listens. */
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const { host } = options;
   const credentials = options.credentials ?? createCredentials();
   let port = 0;
+  /** `<address>:<port>`: what Host must say, and the origin's authority. */
+  let authority = '';
   /** Open sockets and the session each one came with. */
   const sockets = new Map<WebSocket, string>();
 
@@ -130,7 +148,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
    */
   const readJson = async <T>(request: IncomingMessage, response: ServerResponse, schema: z.ZodType<T>, shape: string): Promise<T | null> => {
     if (!/^application\/json(;|$)/i.test(request.headers['content-type'] ?? '')) {
-      refuse(response, port, { status: 415, code: 'CONTENT_TYPE_REFUSED', message: 'Send the body as application/json.' });
+      refuse(response, authority, { status: 415, code: 'CONTENT_TYPE_REFUSED', message: 'Send the body as application/json.' });
       return null;
     }
     const text = await readBody(request, MAX_SESSION_BODY_BYTES);
@@ -141,7 +159,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     } catch {
       parsed = null;
     }
-    if (parsed === null) refuse(response, port, { status: 400, code: 'BAD_REQUEST', message: `The body must be ${shape}.` });
+    if (parsed === null) refuse(response, authority, { status: 400, code: 'BAD_REQUEST', message: `The body must be ${shape}.` });
     return parsed;
   };
 
@@ -150,8 +168,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     const body = await readJson(request, response, TradeSchema, '{"launchToken": "<token>"}');
     if (!body) return;
     const traded = credentials.trade(body.launchToken);
-    if (!traded.ok) refuse(response, port, { status: 401, code: traded.error.code, message: traded.error.message });
-    else sendJson(response, port, 200, `${JSON.stringify({ session: traded.value.secret, expiresAt: traded.value.expiresAt })}\n`);
+    if (!traded.ok) refuse(response, authority, { status: 401, code: traded.error.code, message: traded.error.message });
+    else sendJson(response, authority, 200, `${JSON.stringify({ session: traded.value.secret, expiresAt: traded.value.expiresAt })}\n`);
   };
 
   /** POST /api/session/hello: this server proves it knows a page's session before the page sends it. */
@@ -159,37 +177,37 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     const body = await readJson(request, response, HelloSchema, '{"sessionId", "pageNonce"}');
     if (!body) return;
     const proof = credentials.prove(body.sessionId, body.pageNonce);
-    if (!proof.ok) refuse(response, port, { status: 401, code: proof.error.code, message: proof.error.message });
-    else sendJson(response, port, 200, `${JSON.stringify({ proof: proof.value })}\n`);
+    if (!proof.ok) refuse(response, authority, { status: 401, code: proof.error.code, message: proof.error.message });
+    else sendJson(response, authority, 200, `${JSON.stringify({ proof: proof.value })}\n`);
   };
 
   const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const api = url.pathname.startsWith('/api/');
-    const refusal = checkHost(request, port) ?? checkOrigin(request, port, api);
+    const refusal = checkHost(request, authority) ?? checkOrigin(request, authority, api);
     if (refusal) {
-      refuse(response, port, refusal);
+      refuse(response, authority, refusal);
       return;
     }
     if (api) {
       if (request.method !== 'POST') {
         response.setHeader('Allow', 'POST');
-        refuse(response, port, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} only takes POST.` });
+        refuse(response, authority, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} only takes POST.` });
       } else if (url.pathname === SESSION_PATH) {
         void trade(request, response);
       } else if (url.pathname === SESSION_HELLO_PATH) {
         void hello(request, response);
       } else {
-        refuse(response, port, { status: 404, code: 'NOT_FOUND', message: `No such endpoint: ${url.pathname}.` });
+        refuse(response, authority, { status: 404, code: 'NOT_FOUND', message: `No such endpoint: ${url.pathname}.` });
       }
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD');
-      refuse(response, port, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Only GET and HEAD here.' });
+      refuse(response, authority, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Only GET and HEAD here.' });
       return;
     }
-    serveStatic(response, { rendererDir: options.rendererDir, pathname: url.pathname, head: request.method === 'HEAD', port });
+    serveStatic(response, { rendererDir: options.rendererDir, pathname: url.pathname, head: request.method === 'HEAD', authority });
   };
 
   const server = createServer(onRequest);
@@ -204,9 +222,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const secret = sessionFromProtocols(request.headers['sec-websocket-protocol']);
     const refusal =
-      checkHost(request, port) ??
+      checkHost(request, authority) ??
       (url.pathname === SOCKET_PATH ? null : ({ status: 404, code: 'NOT_FOUND', message: 'No such socket.' } as const)) ??
-      checkOrigin(request, port, true) ??
+      checkOrigin(request, authority, true) ??
       checkSession(secret, credentials.verify);
     if (refusal) {
       const body = refusalBody(refusal);
@@ -246,9 +264,17 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     ws.on('error', () => ws.terminate());
   };
 
-  await listen(server, options.port ?? 0);
+  let address = options.address ?? unguessableLoopback();
+  try {
+    await listen(server, options.port ?? 0, address);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL' || options.address !== undefined) throw error;
+    address = '127.0.0.1';
+    await listen(server, options.port ?? 0, address);
+  }
   port = (server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
+  authority = `${address}:${port}`;
+  const origin = `http://${authority}`;
   return {
     origin,
     port,

@@ -26,18 +26,18 @@ export const NOT_BUILT_PAGE = `<!doctype html>
 `;
 
 /** Headers every response from the UI server carries. */
-export function securityHeaders(port: number): Record<string, string> {
+export function securityHeaders(authority: string): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
-    'Content-Security-Policy': `default-src 'self'; connect-src 'self' ws://127.0.0.1:${port}; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'self'; connect-src 'self' ws://${authority}; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'`,
   };
 }
 
 /** Answers a GET/HEAD for `pathname` from `rendererDir`. */
-export function serveStatic(response: ServerResponse, options: { readonly rendererDir: string; readonly pathname: string; readonly head: boolean; readonly port: number }): void {
-  const headers = securityHeaders(options.port);
+export function serveStatic(response: ServerResponse, options: { readonly rendererDir: string; readonly pathname: string; readonly head: boolean; readonly authority: string }): void {
+  const headers = securityHeaders(options.authority);
   const index = path.join(options.rendererDir, 'index.html');
   const send = (status: number, type: string, body: string | Buffer, cache: string): void => {
     response.writeHead(status, { ...headers, 'Content-Type': type, 'Cache-Control': cache, 'Content-Length': Buffer.byteLength(body) });

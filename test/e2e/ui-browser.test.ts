@@ -92,7 +92,7 @@ describe('relay ui in a real browser', () => {
   it('says when relay ui stops and what to open; a new run is another address, and its link opens a page that shows what changed meanwhile', async () => {
     // Servers over the same host, stopped and started again as `relay ui` would be.
     let second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials() });
-    const { port } = second;
+    const { origin } = second;
     const page = await browser.newPage();
     await page.goto(second.launchLink().url);
     await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
@@ -109,7 +109,7 @@ describe('relay ui in a real browser', () => {
 
     second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials() });
     try {
-      expect(second.port).not.toBe(port);
+      expect(second.origin).not.toBe(origin);
       // The old page stays on its address, still saying what to do.
       await page.waitForTimeout(1500);
       expect(await banner.count()).toBe(1);
@@ -124,9 +124,9 @@ describe('relay ui in a real browser', () => {
       await second.close();
     }
 
-    // A new run given the same port (--port): it does not know the page, and the page says exactly what to do.
-    const samePort = second.port;
-    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials(), port: samePort });
+    // Another server at the very same address (only another program could be there): it does not know the page, and the page says exactly what to do.
+    const { hostname: address, port } = new URL(second.origin);
+    second = await startUiServer({ host, rendererDir: RENDERER_DIR, credentials: createCredentials(), address, port: Number(port) });
     try {
       const unknown = page.getByRole('alert').filter({ hasText: 'Relay Desk does not know this page any more' });
       await unknown.waitFor({ state: 'visible', timeout: 20_000 });

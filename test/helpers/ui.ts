@@ -13,10 +13,21 @@ export interface RawResponse {
   readonly body: string;
 }
 
-/** One raw HTTP request to 127.0.0.1:`port` (no redirects followed, any Host header; Host defaults to ours). */
-export function httpRequest(port: number, options: { readonly path?: string; readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string } = {}): Promise<RawResponse> {
+/** Where a server listens: its origin (`http://127.x.y.z:port`), or a bare port on 127.0.0.1. */
+export type Target = string | number;
+
+/** The address and port of a target, and its authority (`address:port`, what Host says). */
+export function addressOf(target: Target): { readonly address: string; readonly port: number; readonly authority: string } {
+  if (typeof target === 'number') return { address: '127.0.0.1', port: target, authority: `127.0.0.1:${target}` };
+  const url = new URL(target);
+  return { address: url.hostname, port: Number(url.port), authority: url.host };
+}
+
+/** One raw HTTP request to a server (no redirects followed, any Host header; Host defaults to the server's). */
+export function httpRequest(target: Target, options: { readonly path?: string; readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string } = {}): Promise<RawResponse> {
+  const { address, port, authority } = addressOf(target);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: options.path ?? '/', method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers } }, (res) => {
+    const req = request({ host: address, port, path: options.path ?? '/', method: options.method ?? 'GET', headers: { host: authority, ...options.headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -35,9 +46,9 @@ export function launchToken(link: string): string {
 }
 
 /** POSTs a launch token to the trade, from `origin` unless another is given (null: no Origin). */
-export function postTrade(port: number, token: string, options: { readonly origin?: string | null; readonly headers?: Record<string, string> } = {}): Promise<RawResponse> {
-  const origin = options.origin === undefined ? `http://127.0.0.1:${port}` : options.origin;
-  return httpRequest(port, {
+export function postTrade(target: Target, token: string, options: { readonly origin?: string | null; readonly headers?: Record<string, string> } = {}): Promise<RawResponse> {
+  const origin = options.origin === undefined ? `http://${addressOf(target).authority}` : options.origin;
+  return httpRequest(target, {
     path: SESSION_PATH,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(origin === null ? {} : { origin }), ...options.headers },
@@ -47,8 +58,7 @@ export function postTrade(port: number, token: string, options: { readonly origi
 
 /** Trades a link's token for a session the way the page does; throws when refused. */
 export async function tradeLink(link: string): Promise<string> {
-  const port = Number(new URL(link).port);
-  const response = await postTrade(port, launchToken(link));
+  const response = await postTrade(new URL(link).origin, launchToken(link));
   if (response.status !== 200) throw new Error(`trade refused: ${response.status} ${response.body}`);
   return (JSON.parse(response.body) as { session: string }).session;
 }
@@ -102,7 +112,7 @@ export async function startRelayUi(options: { readonly args?: readonly string[];
   const link = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`relay ui printed no link in 30 s:\n${output}`)), 30_000);
     const look = (): void => {
-      const match = /Relay Desk is running at (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+(?:&project=\S+)?)/.exec(output);
+      const match = /Relay Desk is running at (http:\/\/127\.\d+\.\d+\.\d+:\d+\/#token=[A-Za-z0-9_-]+(?:&project=\S+)?)/.exec(output);
       // The line after the link ends the start-up output.
       if (match && output.includes('press Ctrl+C to stop)')) {
         clearTimeout(timer);
@@ -139,4 +149,9 @@ export async function startRelayUi(options: { readonly args?: readonly string[];
       return { exitCode: ended.exitCode, stdout: String(ended.stdout), stderr: String(ended.stderr) };
     },
   };
+}
+
+/** The WebSocket URL of a server whose page origin is `origin`. */
+export function socketUrl(origin: string, pathname = '/ws'): string {
+  return `ws://${new URL(origin).host}${pathname}`;
 }

@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { relayProject } from '../helpers/project.js';
 import { openSocket } from '../helpers/socket.js';
 import { tempDir } from '../helpers/temp.js';
-import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, startRelayUi, type RelayUiProcess } from '../helpers/ui.js';
+import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, startRelayUi, type RelayUiProcess, socketUrl } from '../helpers/ui.js';
 
 // These run in the page, where the DOM exists; the test's tsconfig has no DOM types.
 declare const window: { relay: RelayApi; sessionStorage: { getItem(key: string): string | null } };
@@ -61,8 +61,8 @@ function socket(url, protocols) {
   await attempt('tradeNoCors', async () => { const r = await fetch(target + '/api/session', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ launchToken: 'x'.repeat(43) }) }); return 'type ' + r.type; });
   await attempt('checkCors', async () => { const r = await fetch(target + '/api/session/hello', { method: 'POST', credentials: 'include', body: '{}' }); return 'read ' + r.status; });
   await attempt('readPage', async () => { const r = await fetch(target + '/', { credentials: 'include' }); return 'read ' + r.status; });
-  await attempt('socketNoSession', () => socket('ws://127.0.0.1:${port}/ws', ['relay-desk.v1']));
-  await attempt('socketGuessedSession', () => socket('ws://127.0.0.1:${port}/ws', ['relay-desk.v1', 'relay-desk.session.${'A'.repeat(43)}']));
+  await attempt('socketNoSession', () => socket(target.replace('http://', 'ws://') + '/ws', ['relay-desk.v1']));
+  await attempt('socketGuessedSession', () => socket(target.replace('http://', 'ws://') + '/ws', ['relay-desk.v1', 'relay-desk.session.${'A'.repeat(43)}']));
   await attempt('socketLocalhost', () => socket('ws://localhost:${port}/ws', ['relay-desk.v1']));
   await attempt('frame', () => new Promise((resolve) => {
     const frame = document.createElement('iframe');
@@ -178,7 +178,7 @@ describe('relay ui against a hostile local web page', () => {
       expect(cookies.length).toBeGreaterThan(0);
       expect(cookies.some((c) => c.includes(session))).toBe(true);
       for (const cookie of new Set(cookies)) {
-        const upgrade = openSocket(`ws://127.0.0.1:${ui.port}/ws`, { origin: ui.origin, headers: { cookie }, protocols: ['relay-desk.v1'] });
+        const upgrade = openSocket(socketUrl(ui.origin), { origin: ui.origin, headers: { cookie }, protocols: ['relay-desk.v1'] });
         await expect(upgrade.opened).rejects.toMatchObject({ status: 401, code: 'SESSION_REQUIRED' });
       }
       // The launch link never reached it (the fragment is never sent; we send no Referer).
@@ -198,11 +198,11 @@ describe('relay ui against a hostile local web page', () => {
   });
 
   it('refuses the used launch link, requests without Origin, and another Host name (DNS rebinding) — with the codes', async () => {
-    const used = await postTrade(ui.port, launchToken(ui.link));
+    const used = await postTrade(ui.origin, launchToken(ui.link));
     expect([used.status, refusalCode(used)]).toEqual([401, 'LAUNCH_TOKEN_USED']);
-    const unknown = await postTrade(ui.port, 'Z'.repeat(43));
+    const unknown = await postTrade(ui.origin, 'Z'.repeat(43));
     expect([unknown.status, refusalCode(unknown)]).toEqual([401, 'LAUNCH_TOKEN_UNKNOWN']);
-    const noOrigin = await postTrade(ui.port, 'Z'.repeat(43), { origin: null });
+    const noOrigin = await postTrade(ui.origin, 'Z'.repeat(43), { origin: null });
     expect([noOrigin.status, refusalCode(noOrigin)]).toEqual([403, 'ORIGIN_REQUIRED']);
 
     // A session of the user's own, presented the wrong ways.
@@ -212,7 +212,7 @@ describe('relay ui against a hostile local web page', () => {
     await page.waitForFunction(() => window.sessionStorage.getItem('relay-desk.session') !== null);
     const session = (await page.evaluate(() => window.sessionStorage.getItem('relay-desk.session')))!;
     await page.close();
-    const ws = `ws://127.0.0.1:${ui.port}/ws`;
+    const ws = socketUrl(ui.origin);
     await expect(openSocket(ws, { protocols: sessionProtocols(session) }).opened).rejects.toMatchObject({ status: 403, code: 'ORIGIN_REQUIRED' });
     await expect(openSocket(ws, { origin: ui.origin, protocols: sessionProtocols(session), headers: { host: `rebind.test:${ui.port}` } }).opened).rejects.toMatchObject({ status: 403, code: 'HOST_REFUSED' });
     for (const request of [
@@ -220,10 +220,10 @@ describe('relay ui against a hostile local web page', () => {
       { path: '/api/session', method: 'POST', body: JSON.stringify({ launchToken: 'Z'.repeat(43) }) },
       { path: '/api/session/hello', method: 'POST', body: '' },
     ]) {
-      const rebound = await httpRequest(ui.port, { ...request, headers: { host: `rebind.test:${ui.port}`, origin: `http://rebind.test:${ui.port}`, authorization: `Bearer ${session}`, 'content-type': 'application/json' } });
+      const rebound = await httpRequest(ui.origin, { ...request, headers: { host: `rebind.test:${ui.port}`, origin: `http://rebind.test:${ui.port}`, authorization: `Bearer ${session}`, 'content-type': 'application/json' } });
       expect([rebound.status, refusalCode(rebound)], request.path).toEqual([403, 'HOST_REFUSED']);
     }
-    const hello = await httpRequest(ui.port, { path: '/api/session/hello', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const hello = await httpRequest(ui.origin, { path: '/api/session/hello', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect([hello.status, refusalCode(hello)]).toEqual([403, 'ORIGIN_REQUIRED']);
     // The same session, presented properly, works: the refusals above are about how, not what.
     const good = openSocket(ws, { origin: ui.origin, protocols: sessionProtocols(session) });
@@ -232,8 +232,8 @@ describe('relay ui against a hostile local web page', () => {
   });
 
   it('refuses a page reached through DNS rebinding in a real browser', async () => {
-    // rebind.test resolves to 127.0.0.1, as an attacker's domain would after rebinding.
-    const rebinding = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, '--host-resolver-rules=MAP rebind.test 127.0.0.1'] });
+    // rebind.test resolves to the server's loopback address, as an attacker's domain would after rebinding.
+    const rebinding = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, `--host-resolver-rules=MAP rebind.test ${new URL(ui.origin).hostname}`] });
     try {
       const page = await rebinding.newPage();
       const response = await page.goto(`http://rebind.test:${ui.port}/`);
@@ -255,7 +255,7 @@ describe('launch tokens that are no longer good', () => {
     try {
       const link = server.launchLink();
       clock += LAUNCH_TOKEN_TTL_MS;
-      const expired = await postTrade(server.port, launchToken(link.url));
+      const expired = await postTrade(server.origin, launchToken(link.url));
       expect([expired.status, refusalCode(expired)]).toEqual([401, 'LAUNCH_TOKEN_EXPIRED']);
 
       const late = server.launchLink();
@@ -292,7 +292,7 @@ grep -o 'token=[A-Za-z0-9_-]*' "$file" | head -1 | cut -d= -f2 | tr -d '\\n' > "
   echo "dir-mode: $(stat -c %a "$(dirname "$file")")"
   echo "token-length: $(wc -c < "$RECORD.token")"
   echo "processes-with-token: $(grep -l -a -F -f "$RECORD.token" /proc/[0-9]*/cmdline 2>/dev/null | wc -l)"
-  echo "url: $(grep -o 'http://127.0.0.1:[0-9]*/#token=[A-Za-z0-9_-]*' "$file" | head -1)"
+  echo "url: $(grep -o 'http://127\\.[0-9.]*:[0-9]*/#token=[A-Za-z0-9_-]*' "$file" | head -1)"
 } > "$RECORD.tmp"
 mv "$RECORD.tmp" "$RECORD"
 `,
@@ -319,7 +319,7 @@ mv "$RECORD.tmp" "$RECORD"
       // The file leads to a live link; once a page has used it, the file is gone.
       const url = field('url');
       expect(launchToken(url)).toHaveLength(43);
-      expect((await postTrade(Number(new URL(url).port), launchToken(url))).status).toBe(200);
+      expect((await postTrade(new URL(url).origin, launchToken(url))).status).toBe(200);
       await until('the launch file to be removed', () => (existsSync(path.dirname(file)) ? undefined : true));
     } finally {
       child.kill('SIGTERM');

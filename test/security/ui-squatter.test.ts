@@ -3,9 +3,9 @@
 // pages send while they look for the server, and serves its own page to the tab that reloads:
 // that page reads the tab's storage and registers a service worker meant to sit between the user
 // and the next server at that address. Then it lets the port go and `relay ui` starts again.
-// Nothing the squatter heard or read works against the new run; the new run is at another
-// address, so its service worker never sees a request; the open page never sent its secret
-// again and never took the squatter for Relay Desk.
+// Nothing the squatter heard or read works against the new run; the new run is at an address
+// nobody could know in advance (a random loopback address), so the worker never sees a request;
+// the open page never sent its secret again and never took the squatter for Relay Desk.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { launchBrowser, type TestBrowser } from '../e2e/support/browser.js';
 import { until } from '../e2e/support/pages.js';
 import { openSocket } from '../helpers/socket.js';
 import { tempDir } from '../helpers/temp.js';
-import { httpRequest, refusalCode, sessionProtocols, startRelayUi, type RelayUiProcess } from '../helpers/ui.js';
+import { httpRequest, refusalCode, sessionProtocols, startRelayUi, type RelayUiProcess, socketUrl } from '../helpers/ui.js';
 
 declare const window: { relay: RelayApi };
 declare const document: { querySelector(selector: string): unknown; title: string };
@@ -58,10 +58,10 @@ self.addEventListener('fetch', (event) => {
 });`;
 }
 
-async function listen(server: Server, port: number): Promise<void> {
+async function listen(server: Server, port: number, address = '127.0.0.1'): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, address, () => resolve());
   });
 }
 
@@ -70,8 +70,8 @@ async function close(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** Takes `port` on 127.0.0.1 and records everything; answers what a naive server would. */
-async function squat(port: number, collector: string): Promise<{ heard: Heard[]; release(): Promise<void> }> {
+/** Takes the address of `origin` (any local user can read it in /proc/net/tcp) and records everything; answers what a naive server would. */
+async function squat(origin: string, collector: string): Promise<{ heard: Heard[]; release(): Promise<void> }> {
   const heard: Heard[] = [];
   const server = createServer((request, response) => {
     let body = '';
@@ -95,7 +95,8 @@ async function squat(port: number, collector: string): Promise<{ heard: Heard[];
     heard.push({ method: 'UPGRADE', url: request.url ?? '', headers: request.headers, body: '' });
     socket.destroy();
   });
-  await listen(server, port);
+  const { hostname, port } = new URL(origin);
+  await listen(server, Number(port), hostname);
   return { heard, release: () => close(server) };
 }
 
@@ -140,13 +141,16 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     expect(stayingSession).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     expect((await first.stop()).exitCode).toBe(0);
-    const squatter = await squat(first.port, collectorUrl);
+    const squatter = await squat(first.origin, collectorUrl);
     try {
       // The open page looks for its server and finds the squatter; the other tab reloads onto it.
       await until('the open page to knock', () => (squatter.heard.some((h) => h.url === '/api/session/hello') ? true : undefined), 30_000);
       await reloading.reload();
       // 'looted' is set once the worker is registered and active at the old address: the attack is real.
       await reloading.waitForFunction(() => document.title === 'looted', undefined, { timeout: 20_000 });
+      // And it works: a request of that tab goes through it to the collector.
+      await reloading.evaluate(() => fetch('/api/worker-check', { method: 'POST', body: 'x' }).then(() => undefined));
+      await until('the planted worker to report', () => (reports.some((report) => report.includes('/api/worker-check')) ? true : undefined), 20_000);
       await until('more knocks', () => (squatter.heard.filter((h) => h.url === '/api/session/hello').length >= 2 ? true : undefined), 30_000);
       // The open page does not take the squatter for Relay Desk: it says so, and connects to nothing there.
       await staying.getByRole('alert').filter({ hasText: 'Relay Desk does not know this page any more' }).waitFor({ state: 'visible', timeout: 20_000 });
@@ -155,7 +159,7 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     }
 
     // What the open page sent: hellos naming its session by its public id and a nonce; never the secret, never a socket.
-    const fromStayingPage = squatter.heard.filter((h) => h.url.startsWith('/api/') || h.method === 'UPGRADE');
+    const fromStayingPage = squatter.heard.filter((h) => (h.url.startsWith('/api/') && h.url !== '/api/worker-check') || h.method === 'UPGRADE');
     expect(fromStayingPage.length).toBeGreaterThanOrEqual(2);
     expect(fromStayingPage.every((h) => h.url === '/api/session/hello' && h.method === 'POST')).toBe(true);
     const everything = squatter.heard.map((h) => `${JSON.stringify(h.headers)} ${h.body}`).join('\n');
@@ -164,18 +168,19 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     const stolenSession = loot.session['relay-desk.session'];
     expect(stolenSession).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    // relay ui again: a new address, so nothing the squatter left at the old one stands in its way.
+    // relay ui again: a new, unguessable address, so nothing the squatter left at the old one (or any it could have known) stands in its way.
     const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     running.push(second);
-    expect(second.port).not.toBe(first.port);
+    expect(new URL(second.origin).hostname).not.toBe(new URL(first.origin).hostname);
+    expect(new URL(second.origin).hostname).not.toBe('127.0.0.1');
 
     // Everything the squatter heard or read, replayed against the new run: no secret and no session id is known there.
     const candidates = new Set([...everything.matchAll(TOKEN)].map((match) => match[0]));
     candidates.add(stolenSession!);
     expect(candidates.size).toBeGreaterThanOrEqual(3);
     for (const secret of candidates) {
-      await expect(openSocket(`ws://127.0.0.1:${second.port}/ws`, { origin: second.origin, protocols: sessionProtocols(secret) }).opened).rejects.toMatchObject({ status: 401, code: 'SESSION_UNKNOWN' });
-      const hello = await httpRequest(second.port, { path: '/api/session/hello', method: 'POST', headers: { origin: second.origin, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: secret, pageNonce: 'A'.repeat(43) }) });
+      await expect(openSocket(socketUrl(second.origin), { origin: second.origin, protocols: sessionProtocols(secret) }).opened).rejects.toMatchObject({ status: 401, code: 'SESSION_UNKNOWN' });
+      const hello = await httpRequest(second.origin, { path: '/api/session/hello', method: 'POST', headers: { origin: second.origin, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: secret, pageNonce: 'A'.repeat(43) }) });
       expect([hello.status, refusalCode(hello)]).toEqual([401, 'SESSION_UNKNOWN']);
     }
 
@@ -185,7 +190,7 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     await reloading.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
     expect(await reloading.evaluate(() => window.relay.listProjects({}))).toEqual({ ok: true, value: [] });
     await reloading.waitForTimeout(500);
-    expect(reports.slice(reportsBefore).filter((report) => report.includes(`:${second.port}`))).toEqual([]);
+    expect(reports.slice(reportsBefore).filter((report) => report.includes(new URL(second.origin).host))).toEqual([]);
 
     // The open page stays on its old address, saying what to open; the new run's link works there too.
     await staying.goto(await second.newLink());

@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../../helpers/cli.js';
 import { relayProject } from '../../helpers/project.js';
 import { openSocket } from '../../helpers/socket.js';
 import { tempDir } from '../../helpers/temp.js';
-import { httpRequest, sessionProtocols, startRelayUi, tradeLink, type RelayUiProcess } from '../../helpers/ui.js';
+import { httpRequest, sessionProtocols, startRelayUi, tradeLink, type RelayUiProcess, socketUrl } from '../../helpers/ui.js';
 
 const RELAY = path.join(REPO_ROOT, 'dist/cli/relay.js');
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
@@ -17,7 +17,7 @@ const PATH = process.env.PATH ?? '/usr/bin:/bin';
 /** Registers a folder through the page's own channel, as a person adding a project would. */
 async function registerThroughPage(ui: RelayUiProcess, root: string): Promise<void> {
   const session = await tradeLink(ui.link);
-  const socket = openSocket(`ws://127.0.0.1:${ui.port}/ws`, { origin: ui.origin, protocols: sessionProtocols(session) });
+  const socket = openSocket(socketUrl(ui.origin), { origin: ui.origin, protocols: sessionProtocols(session) });
   await socket.opened;
   socket.send({ id: 1, channel: 'registerProject', input: { root } });
   const reply = await socket.next((f) => f.type === 'reply' && f.id === 1);
@@ -36,7 +36,7 @@ describe('relay ui on a fresh machine', () => {
     const ui = await startRelayUi({ env: { PATH, HOME: home }, cwd });
     const dataDir = path.join(home, '.config', 'Relay Desk');
     expect(ui.output()).toContain(`data: ${dataDir}`);
-    expect((await httpRequest(ui.port, { path: '/' })).status).toBe(200);
+    expect((await httpRequest(ui.origin, { path: '/' })).status).toBe(200);
     await registerThroughPage(ui, relayProject({ projectId: 'fresh' }));
     // While it runs the WAL and shared-memory files exist; check them before it checkpoints them away.
     for (const name of ['relay-desk.db', 'relay-desk.db-wal', 'relay-desk.db-shm', 'relay-desk.db.owner', 'projects.json']) {

@@ -17,13 +17,13 @@ describe('relay ui', () => {
     expect(ui.output()).toContain('the link works once, for 2 minutes');
 
     // The page itself is the public build; the built renderer, not the "run the build" page.
-    const page = await httpRequest(ui.port, { path: '/' });
+    const page = await httpRequest(ui.origin, { path: '/' });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<div id="root"></div>');
     expect(page.headers['set-cookie']).toBeUndefined();
 
-    expect((await postTrade(ui.port, launchToken(ui.link))).status).toBe(200);
-    const replay = await postTrade(ui.port, launchToken(ui.link));
+    expect((await postTrade(ui.origin, launchToken(ui.link))).status).toBe(200);
+    const replay = await postTrade(ui.origin, launchToken(ui.link));
     expect([replay.status, refusalCode(replay)]).toEqual([401, 'LAUNCH_TOKEN_USED']);
 
     // A second one on the same data folder would run a second runtime on the database: refused.

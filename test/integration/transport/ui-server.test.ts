@@ -19,7 +19,7 @@ import type { EventEnvelope } from '../../../src/shared/contract.js';
 import type { ServerFrame } from '../../../src/shared/wire.js';
 import { relayProject } from '../../helpers/project.js';
 import { openSocket } from '../../helpers/socket.js';
-import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, tradeLink, type RawResponse } from '../../helpers/ui.js';
+import { httpRequest, launchToken, postTrade, refusalCode, sessionProtocols, socketUrl, tradeLink, type RawResponse, type Target } from '../../helpers/ui.js';
 import { tempDir } from '../../helpers/temp.js';
 import { until } from '../../helpers/wait.js';
 
@@ -59,11 +59,11 @@ async function start(): Promise<Fixture> {
     store.close();
   });
   const session = await tradeLink(server.launchLink().url);
-  return { host, server, asked, ws: `ws://127.0.0.1:${server.port}/ws`, protocols: sessionProtocols(session) };
+  return { host, server, asked, ws: socketUrl(server.origin), protocols: sessionProtocols(session) };
 }
 
-function get(port: number, pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
-  return httpRequest(port, { path: pathname, headers, method });
+function get(target: Target, pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  return httpRequest(target, { path: pathname, headers, method });
 }
 
 async function refusedUpgrade(url: string, options: Parameters<typeof openSocket>[1]): Promise<number | [number, string | null]> {
@@ -82,56 +82,56 @@ describe('relay ui server', () => {
   describe('HTTP', () => {
     it('serves the public renderer build without a secret, and sets no cookie', async () => {
       const { server } = await start();
-      const page = await get(server.port, '/');
+      const page = await get(server.origin, '/');
       expect(page.status).toBe(200);
       expect(page.body).toContain('<title>Relay Desk</title>');
       expect(page.headers['content-security-policy']).toContain("default-src 'self'");
       expect(page.headers['set-cookie']).toBeUndefined();
-      const asset = await get(server.port, '/assets/app-1234.js');
+      const asset = await get(server.origin, '/assets/app-1234.js');
       expect(asset).toMatchObject({ status: 200, body: 'console.log("app");' });
       expect(asset.headers['content-type']).toContain('text/javascript');
-      expect((await get(server.port, '/runs/some-client-route')).body).toContain('<title>Relay Desk</title>');
+      expect((await get(server.origin, '/runs/some-client-route')).body).toContain('<title>Relay Desk</title>');
     });
 
     it('trades a launch link once for a session, and refuses the second trade with LAUNCH_TOKEN_USED', async () => {
       const { server } = await start();
       const link = server.launchLink();
-      expect(link.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=[A-Za-z0-9_-]{43}$`));
+      expect(link.url).toMatch(new RegExp(`^http://127\\.\\d+\\.\\d+\\.\\d+:${server.port}/#token=[A-Za-z0-9_-]{43}$`));
       let traded = false;
       void link.traded.then(() => (traded = true));
-      const first = await postTrade(server.port, launchToken(link.url));
+      const first = await postTrade(server.origin, launchToken(link.url));
       expect(first.status).toBe(200);
       expect(first.headers['set-cookie']).toBeUndefined();
       expect(first.headers['cache-control']).toBe('no-store');
       expect(JSON.parse(first.body)).toMatchObject({ session: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
       await link.traded;
       expect(traded).toBe(true);
-      const again = await postTrade(server.port, launchToken(link.url));
+      const again = await postTrade(server.origin, launchToken(link.url));
       expect([again.status, refusalCode(again)]).toEqual([401, 'LAUNCH_TOKEN_USED']);
-      const made = await postTrade(server.port, 'A'.repeat(43));
+      const made = await postTrade(server.origin, 'A'.repeat(43));
       expect([made.status, refusalCode(made)]).toEqual([401, 'LAUNCH_TOKEN_UNKNOWN']);
     });
 
     it('refuses a trade without our Origin, with a foreign one, without JSON, or under another Host name', async () => {
       const { server } = await start();
       const token = launchToken(server.launchLink().url);
-      const noOrigin = await postTrade(server.port, token, { origin: null });
+      const noOrigin = await postTrade(server.origin, token, { origin: null });
       expect([noOrigin.status, refusalCode(noOrigin)]).toEqual([403, 'ORIGIN_REQUIRED']);
-      const foreign = await postTrade(server.port, token, { origin: `http://127.0.0.1:${server.port + 1}` });
+      const foreign = await postTrade(server.origin, token, { origin: `http://127.0.0.1:${server.port + 1}` });
       expect([foreign.status, refusalCode(foreign)]).toEqual([403, 'ORIGIN_REFUSED']);
-      const rebinding = await postTrade(server.port, token, { headers: { host: `attacker.example:${server.port}` } });
+      const rebinding = await postTrade(server.origin, token, { headers: { host: `attacker.example:${server.port}` } });
       expect([rebinding.status, refusalCode(rebinding)]).toEqual([403, 'HOST_REFUSED']);
-      const form = await httpRequest(server.port, { path: '/api/session', method: 'POST', headers: { origin: server.origin, 'content-type': 'text/plain' }, body: JSON.stringify({ launchToken: token }) });
+      const form = await httpRequest(server.origin, { path: '/api/session', method: 'POST', headers: { origin: server.origin, 'content-type': 'text/plain' }, body: JSON.stringify({ launchToken: token }) });
       expect([form.status, refusalCode(form)]).toEqual([415, 'CONTENT_TYPE_REFUSED']);
       // None of those used the token up: the page can still trade it.
-      expect((await postTrade(server.port, token)).status).toBe(200);
+      expect((await postTrade(server.origin, token)).status).toBe(200);
     });
 
     it('proves it knows a session (hello, given only its public id) or says it does not, and reads no cookie or Bearer header', async () => {
       const { server, protocols } = await start();
       const session = protocols[1]!.slice('relay-desk.session.'.length);
       const hello = (body: unknown, headers: Record<string, string> = {}) =>
-        httpRequest(server.port, { path: '/api/session/hello', method: 'POST', headers: { origin: server.origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        httpRequest(server.origin, { path: '/api/session/hello', method: 'POST', headers: { origin: server.origin, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       const pageNonce = 'n'.repeat(43);
       const known = await hello({ sessionId: sessionIdOf(session), pageNonce });
       expect(known.status).toBe(200);
@@ -146,25 +146,37 @@ describe('relay ui server', () => {
       const malformed = await hello({ sessionId: sessionIdOf(session), pageNonce: 'short' });
       expect([malformed.status, refusalCode(malformed)]).toEqual([400, 'BAD_REQUEST']);
       // The old Bearer check is gone.
-      const check = await httpRequest(server.port, { path: '/api/session/check', method: 'POST', headers: { origin: server.origin, authorization: `Bearer ${session}` } });
+      const check = await httpRequest(server.origin, { path: '/api/session/check', method: 'POST', headers: { origin: server.origin, authorization: `Bearer ${session}` } });
       expect([check.status, refusalCode(check)]).toEqual([404, 'NOT_FOUND']);
     });
 
     it('refuses a foreign Origin or Host, other methods, and paths outside the renderer', async () => {
       const { server } = await start();
-      expect((await get(server.port, '/', { origin: 'http://evil.example' })).status).toBe(403);
-      expect((await get(server.port, '/', { origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
-      const rebinding = await get(server.port, '/', { host: `attacker.example:${server.port}` });
+      expect((await get(server.origin, '/', { origin: 'http://evil.example' })).status).toBe(403);
+      expect((await get(server.origin, '/', { origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
+      const rebinding = await get(server.origin, '/', { host: `attacker.example:${server.port}` });
       expect([rebinding.status, refusalCode(rebinding)]).toEqual([403, 'HOST_REFUSED']);
-      expect((await get(server.port, '/', {}, 'POST')).status).toBe(405);
-      expect((await get(server.port, '/api/session', { origin: server.origin })).status).toBe(405);
-      expect((await get(server.port, '/%2e%2e/%2e%2e/%2e%2e/etc/hostname.txt')).status).toBe(404);
-      expect((await get(server.port, '/assets/missing.js')).status).toBe(404);
+      expect((await get(server.origin, '/', {}, 'POST')).status).toBe(405);
+      expect((await get(server.origin, '/api/session', { origin: server.origin })).status).toBe(405);
+      expect((await get(server.origin, '/%2e%2e/%2e%2e/%2e%2e/etc/hostname.txt')).status).toBe(404);
+      expect((await get(server.origin, '/assets/missing.js')).status).toBe(404);
     });
 
     it('binds to the loopback interface only', async () => {
       const { server } = await start();
-      expect(server.origin).toBe(`http://127.0.0.1:${server.port}`);
+      expect(server.origin).toMatch(new RegExp(`^http://127\\.\\d+\\.\\d+\\.\\d+:${server.port}$`));
+      // Not on 127.0.0.1 (where this system has the whole 127/8), nor twice on the same address.
+      const otherHost = bareHost();
+      const other = await startUiServer({ host: otherHost.host, rendererDir: tempDir() });
+      running.push(async () => {
+        await other.close();
+        await otherHost.host.close();
+        otherHost.store.close();
+      });
+      expect(new URL(server.origin).hostname).not.toBe('127.0.0.1');
+      expect(new URL(other.origin).hostname).not.toBe(new URL(server.origin).hostname);
+      // Nothing answers for it on 127.0.0.1.
+      await expect(httpRequest(server.port, { path: '/' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     });
   });
 
@@ -181,7 +193,7 @@ describe('relay ui server', () => {
       expect(await refusedUpgrade(ws, { origin: 'http://evil.example', protocols })).toEqual([403, 'ORIGIN_REFUSED']);
       expect(await refusedUpgrade(ws, { protocols })).toEqual([403, 'ORIGIN_REQUIRED']);
       expect(await refusedUpgrade(ws, { origin: server.origin, protocols, headers: { host: `rebind.example:${server.port}` } })).toEqual([403, 'HOST_REFUSED']);
-      expect(await refusedUpgrade(`ws://127.0.0.1:${server.port}/other`, { origin: server.origin, protocols })).toEqual([404, 'NOT_FOUND']);
+      expect(await refusedUpgrade(socketUrl(server.origin, '/other'), { origin: server.origin, protocols })).toEqual([404, 'NOT_FOUND']);
       expect(host.runtime.lastSeq).toBe(before);
       expect(await refusedUpgrade(ws, { origin: server.origin, protocols })).toBe(101);
       // Not under the name localhost: a browser may reach ::1 for it, where another program can hold the same port number.
@@ -293,9 +305,9 @@ describe('relay ui server', () => {
       const late = server.launchLink();
       const inTime = server.launchLink();
       clock += LAUNCH_TOKEN_TTL_MS - 1;
-      expect((await postTrade(server.port, launchToken(inTime.url))).status).toBe(200);
+      expect((await postTrade(server.origin, launchToken(inTime.url))).status).toBe(200);
       clock += 1;
-      const refused = await postTrade(server.port, launchToken(late.url));
+      const refused = await postTrade(server.origin, launchToken(late.url));
       expect([refused.status, refusalCode(refused)]).toEqual([401, 'LAUNCH_TOKEN_EXPIRED']);
       expect(JSON.parse(refused.body).error.message).toContain('Press Enter in the terminal running `relay ui`');
       store.close();
@@ -310,17 +322,18 @@ describe('relay ui server', () => {
       const first = await startUiServer({ host, rendererDir: tempDir() });
       const page = nodePage(() => first.origin, first.launchLink().url);
       const { session } = await page.session.start();
-      const port = first.port;
+      const { port, hostname: address } = new URL(first.origin);
       await first.close();
-      // Nothing of it on disk: createCredentials takes no file.
+      // Nothing of it on disk (createCredentials takes no file), and a new address.
       const second = await startUiServer({ host, rendererDir: tempDir() });
       running.push(() => second.close());
-      expect(second.port).not.toBe(0);
-      // Even on the very same port (given with --port), the old secret is nothing to a new run, and it cannot prove it knows the page.
+      expect(second.origin).not.toBe(first.origin);
+      // Even at the very same address (which only another program could take), the old secret is nothing to a new server, and it cannot prove it knows the page.
       await second.close();
-      const samePort = await startUiServer({ host, rendererDir: tempDir(), port });
-      running.push(() => samePort.close());
-      expect(await refusedUpgrade(`ws://127.0.0.1:${port}/ws`, { origin: samePort.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
+      const sameAddress = await startUiServer({ host, rendererDir: tempDir(), address, port: Number(port) });
+      running.push(() => sameAddress.close());
+      expect(sameAddress.origin).toBe(first.origin);
+      expect(await refusedUpgrade(socketUrl(sameAddress.origin), { origin: sameAddress.origin, protocols: sessionProtocols(session!) })).toEqual([401, 'SESSION_UNKNOWN']);
       expect(await page.session.probe()).toBe('unknown');
       // Only hellos went out: the secret itself was never sent again.
       expect(page.sent.filter((sent) => !sent.includes('/api/session/hello'))).toHaveLength(1); // the trade
@@ -367,7 +380,7 @@ describe('relay ui server', () => {
       const statuses: string[] = [];
       const sockets: WebSocket[] = [];
       const transport = createSocketTransport({
-        url: `ws://127.0.0.1:${server.port}/ws`,
+        url: socketUrl(server.origin),
         WebSocket: browserLike(() => server.origin, sockets),
         protocols: () => sessionProtocols(page.session.secret()!),
         probe: page.session.probe,
@@ -382,10 +395,10 @@ describe('relay ui server', () => {
       await until('the page to reconnect by itself', () => statuses.at(-1) === 'open');
       expect(await relay.listProjects({})).toEqual({ ok: true, value: [] });
 
-      // Another run on the same port (given with --port): it does not know the page, and the page says so.
-      const port = server.port;
+      // Another server at the same address: it does not know the page, and the page says so.
+      const { port, hostname: address } = new URL(server.origin);
       await server.close();
-      server = await startUiServer({ host, rendererDir: tempDir(), port });
+      server = await startUiServer({ host, rendererDir: tempDir(), address, port: Number(port) });
       running.push(() => server.close());
       await until('the page to learn it is unknown', () => statuses.at(-1) === 'session-unknown');
       // A reloaded tab of the old run is told too, and connects to nothing.
@@ -400,7 +413,7 @@ describe('relay ui server', () => {
       const server = await startUiServer({ host, rendererDir: tempDir() });
       const page = nodePage(() => server.origin, server.launchLink().url);
       const { session } = await page.session.start();
-      const port = server.port;
+      const { port, hostname: address } = new URL(server.origin);
       await server.close();
       await host.close();
       store.close();
@@ -416,7 +429,7 @@ describe('relay ui server', () => {
           else response.end(JSON.stringify({ proof: 'P'.repeat(43), session: 'S'.repeat(43) }));
         });
       });
-      await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => squatter.listen(Number(port), address, resolve));
       running.push(async () => {
         squatter.closeAllConnections();
         await new Promise<void>((resolve) => squatter.close(() => resolve()));
@@ -446,9 +459,9 @@ describe('a runtime restarted after a crash (its event log lost the tail the pag
     await page.session.start();
     const statuses: string[] = [];
     const restarts: number[] = [];
-    const port = server.port;
+    const { port, hostname: address } = new URL(server.origin);
     const transport = createSocketTransport({
-      url: `ws://127.0.0.1:${port}/ws`,
+      url: socketUrl(server.origin),
       WebSocket: browserLike(() => server.origin),
       protocols: () => sessionProtocols(page.session.secret()!),
       probe: page.session.probe,
@@ -469,7 +482,7 @@ describe('a runtime restarted after a crash (its event log lost the tail the pag
     await until('the page to see the server gone', () => (statuses.at(-1) === 'lost' ? true : undefined));
     // … and a runtime over a store that kept none of them (as after a crash lost the log's tail).
     const second = bareHost();
-    server = await startUiServer({ host: second.host, rendererDir: tempDir(), credentials, port });
+    server = await startUiServer({ host: second.host, rendererDir: tempDir(), credentials, address, port: Number(port) });
     running.push(async () => {
       transport.close();
       await server.close();

@@ -24,8 +24,8 @@ export function registerUi(program: Command): void {
     program
       .command('ui')
       .argument('[folder]', 'a project folder to add (if needed) and open on; default: the project you are in, if any')
-      .description('open Relay Desk in your browser (serves the app on 127.0.0.1; a single-use link lets your page in)')
-      .option('--port <n>', 'port to listen on (default: a new free one each run; see below)')
+      .description('open Relay Desk in your browser (serves the app on a loopback address; a single-use link lets your page in)')
+      .option('--port <n>', 'port to listen on (default: a free one)')
       .option('--no-open', 'print the link without opening a browser')
       .option('--data-dir <dir>', "folder of the app database (default: the desktop app's data folder, or $RELAY_DESK_DATA_DIR)")
       .option('--rebuild-db', "move a damaged database aside and rebuild the history from the projects' files"),
@@ -33,9 +33,9 @@ export function registerUi(program: Command): void {
       about: `Started inside a project (relay.config.json or relais.config.json here or above), or given a folder,
 it adds that project when it is not registered yet and opens on it, as \`code .\` does.
 It runs until Ctrl+C; a patch still waiting for approval is then rolled back.
-Each run serves a new address: pages of an earlier run say so, and you open the link this one
-prints. (An address that outlives its server can be taken by another program, whose page could
-then sit between you and the next server there: prefer the default to a fixed --port.)`,
+Each run serves a new address, a loopback address nobody could guess (such as 127.38.5.201):
+pages of an earlier run say so, and you open the link this one prints. (Another program could
+have left a service worker or cached files at an address it knew; at a new one there is nothing.)`,
       examples: ['relay ui', 'relay ui ~/code/my-project', 'relay ui --no-open --port 4317', 'relay ui --rebuild-db'],
       exitCodes: { 0: 'stopped with Ctrl+C', 1: 'the database is in use, damaged (STORE_CORRUPT) or cannot be opened, or the port is taken' },
     },
