@@ -1,13 +1,34 @@
 // Bundles the two CLIs into dist/cli so that `node dist/cli/relay.js` works without tsx, and
-// starts fast: pure-JS dependencies are bundled in (no node_modules resolution at start), and
-// every command's engine code sits in chunks loaded only when that command runs.
+// starts fast:
+// - pure-JS dependencies are bundled in (no node_modules resolution at start), and every
+//   command's engine code sits in chunks loaded only when that command runs;
+// - the chunks are CommonJS function bodies that src/cli/chunk-loader.ts compiles with the V8
+//   code cache made here, so a command does not parse and compile its JavaScript at each start
+//   (commander, zod and yaml alone are some 600 KB). Node 20 caches nothing of the kind for ES
+//   modules, and loads them with asynchronous reads, file by file.
 // Kept external: native modules (better-sqlite3), electron, and packages that find files of
 // their own next to their code at run time (clipboardy's xsel fallback, open's xdg-open).
 // Packages only the CLI uses and that are bundled whole (x11) are devDependencies, so the
 // packaged app does not carry them twice.
+//
+// Three passes:
+// 1. esbuild bundles the programs (src/cli/relay-program.ts, relais-program.ts) as ES modules
+//    with code splitting: shared code and lazily imported commands go to chunks.
+// 2. Each chunk becomes CommonJS (esbuild again, source maps chained to src/), wrapped in the
+//    function the chunk loader compiles (CHUNK_START) and named after a hash of its text.
+// 3. The entries (relay.js, relais.js, relay-embedded.js) are small CommonJS bundles: the
+//    version fast path and the chunk loader, nothing else (dist/cli/package.json says CommonJS).
+// Then the code caches: every chunk gets one as compiled, and a few commands run in a scratch
+// project (relay init, apply, log, --help…) so that the caches of the chunks they load hold the
+// functions they ran as well. Without git, or if a command fails, the build still succeeds with
+// the caches it has; a stale or missing cache only costs speed (see chunk-loader.ts).
 import { build } from 'esbuild';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { Script } from 'node:vm';
 
 const EXTERNAL = ['better-sqlite3', 'electron', 'clipboardy', 'open', 'bufferutil', 'utf-8-validate'];
 /** What a command may load before it runs: commander, and the CLI's own small modules. */
@@ -72,10 +93,19 @@ const commanderLazyChildProcess = {
   },
 };
 
-const result = await build({
-  // relay-embedded: `runRelayCli(args)`, imported by the packaged app's --relay-cli mode (src/main/relay-cli.ts).
-  entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts', 'relay-embedded': 'src/cli/relay-embedded.ts' },
-  outdir: 'dist/cli',
+const OUT = 'dist/cli';
+const CHUNK_LOADER = path.resolve('src/cli/chunk-loader.ts');
+// The function every chunk is written in (the loader checks it); `import.meta.url` becomes its last parameter.
+const CHUNK_START = /export const CHUNK_START = '([^']+)';/.exec(await readFile(CHUNK_LOADER, 'utf8'))?.[1];
+if (!CHUNK_START) throw new Error(`${CHUNK_LOADER} no longer declares CHUNK_START as expected; update scripts/build-cli.mjs`);
+const HASH_PLACEHOLDER = `/*${'0'.repeat(16)}*/`;
+
+// Pass 1: the programs as ES modules, split into chunks. The source maps stay inline so that pass 2 chains them.
+const esm = await build({
+  entryPoints: { 'relay-program': PROGRAMS[0], 'relais-program': PROGRAMS[1] },
+  // Named by content like every chunk: an entry written earlier keeps loading the program it was built with.
+  entryNames: '[name]-[hash]',
+  outdir: OUT,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -83,57 +113,213 @@ const result = await build({
   external: EXTERNAL,
   // Shared code and lazily imported commands go to chunks, so a command only loads what it uses.
   splitting: true,
-  sourcemap: true,
+  sourcemap: 'inline',
   metafile: true,
   plugins: [englishOnlyZod, zodNamespaceImports, zodJitless, yamlAsModule, commanderLazyChildProcess],
-  // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __relayCreateRequire } from 'node:module';\nconst require = __relayCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  // Written below, file by file, so that a relay running meanwhile never reads half a file.
   write: false,
 });
 
-// A relay started before this build may still load its chunks lazily (they are named by content
-// hash): every file is written to a temporary name and renamed into place, and chunks of earlier
-// builds are removed only once they are an hour old.
-await mkdir('dist/cli', { recursive: true });
-const written = new Set();
-for (const file of result.outputFiles) {
-  const temporary = `${file.path}.${process.pid}.tmp`;
-  await writeFile(temporary, file.contents);
-  await rename(temporary, file.path);
-  written.add(path.basename(file.path));
-}
-for (const name of await readdir('dist/cli')) {
-  const file = path.join('dist/cli', name);
-  if (!written.has(name) && Date.now() - (await stat(file)).mtimeMs > 3_600_000) await rm(file, { force: true });
-}
+// Pass 2: each chunk as the body of a CommonJS module. Imports become require('./chunk-X.js'),
+// answered by the chunk loader; dynamic imports become a require() in a promise (for packages left
+// out, Node ≥ 20.19 requires ES module packages too: clipboardy); import.meta.url is passed in.
+const esmText = new Map(esm.outputFiles.map((file) => [path.basename(file.path), file.text]));
+const esmChunks = {
+  name: 'esm-chunks',
+  setup(b) {
+    b.onResolve({ filter: /^esm-chunk:/ }, (args) => ({ path: args.path.slice('esm-chunk:'.length), namespace: 'esm-chunk' }));
+    b.onLoad({ filter: /.*/, namespace: 'esm-chunk' }, (args) => ({ contents: esmText.get(args.path), loader: 'js' }));
+  },
+};
+const cjs = await build({
+  entryPoints: [...esmText.keys()].map((name) => ({ in: `esm-chunk:${name}`, out: name.replace(/\.js$/, '') })),
+  outdir: OUT,
+  bundle: false,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__relayImportMetaUrl' },
+  banner: { js: `${HASH_PLACEHOLDER}${CHUNK_START}` },
+  footer: { js: '})' },
+  sourcemap: true,
+  plugins: [esmChunks],
+  logLevel: 'warning',
+  write: false,
+});
+if (cjs.warnings.length > 0) throw new Error('build-cli: converting the chunks to CommonJS warned (see above); the chunks may not run as they did as ES modules.');
+// The hash of each chunk's text goes where the placeholder was: its code cache is named after it.
+const chunks = cjs.outputFiles.map((file) => {
+  if (!file.path.endsWith('.js')) return { path: file.path, contents: file.contents };
+  const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
+  return { path: file.path, contents: Buffer.from(`/*${hash}*/${file.text.slice(HASH_PLACEHOLDER.length)}`) };
+});
 
-// Guard: what an entry loads before its command runs (its static import closure, and the
-// program's) must stay small.
-const outputs = result.metafile.outputs;
-const programChunks = Object.keys(outputs).filter((file) => PROGRAMS.includes(outputs[file].entryPoint ?? '') || Object.keys(outputs[file].inputs).some((input) => PROGRAMS.includes(input)));
-for (const entry of ['dist/cli/relay.js', 'dist/cli/relais.js', 'dist/cli/relay-embedded.js', ...programChunks.filter((file) => file.endsWith('.js'))]) {
-  const seen = new Set();
-  const visit = (file) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
-  };
-  visit(entry);
+// Pass 3: the entries, CommonJS: the version fast path and the chunk loader, which loads the
+// program chunk (`import('./relay-program.js')` in the source) only when a command runs.
+const programChunk = Object.fromEntries(
+  Object.entries(esm.metafile.outputs)
+    .filter(([, output]) => PROGRAMS.includes(output.entryPoint ?? ''))
+    .map(([file, output]) => [path.basename(output.entryPoint, '.ts'), path.basename(file)]),
+);
+const programsThroughLoader = {
+  name: 'programs-through-chunk-loader',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(relay|relais)-program\.js$/ }, (args) => ({ path: path.basename(args.path, '.js'), namespace: 'program-chunk' }));
+    b.onLoad({ filter: /.*/, namespace: 'program-chunk' }, (args) => ({
+      contents: `import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};\nexport const { main } = chunkLoader(__dirname).load(${JSON.stringify(programChunk[args.path])});\n`,
+      resolveDir: path.dirname(CHUNK_LOADER),
+      loader: 'js',
+    }));
+  },
+};
+const entries = await build({
+  // relay-embedded: `runRelayCli(args)`, imported by the packaged app's --relay-cli mode (src/main/relay-cli.ts).
+  entryPoints: { relay: 'src/cli/relay.ts', relais: 'src/cli/relais.ts', 'relay-embedded': 'src/cli/relay-embedded.ts' },
+  outdir: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: EXTERNAL,
+  sourcemap: true,
+  metafile: true,
+  plugins: [programsThroughLoader],
+  banner: { js: '#!/usr/bin/env node' },
+  logLevel: 'warning',
+  write: false,
+});
+
+// Guard: what an entry loads before its command runs must stay small: the entries themselves
+// hold no package, and the programs' static import closures none but commander.
+const outputs = esm.metafile.outputs;
+const guarded = [
+  ...Object.entries(entries.metafile.outputs).filter(([file]) => file.endsWith('.js')).map(([file, output]) => ({ name: file, files: [output] })),
+  ...Object.entries(programChunk).map(([, chunk]) => {
+    const seen = new Set();
+    const visit = (file) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    };
+    visit(`${OUT}/${chunk}`);
+    return { name: `${OUT}/${chunk}`, files: [...seen].map((file) => outputs[file]) };
+  }),
+];
+for (const { name, files } of guarded) {
   const packages = new Set();
   let bytes = 0;
-  for (const file of seen) {
-    bytes += outputs[file].bytes;
-    for (const input of Object.keys(outputs[file].inputs)) {
+  for (const output of files) {
+    bytes += output.bytes;
+    for (const input of Object.keys(output.inputs)) {
       const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
       if (match && !STARTUP_PACKAGES.has(match[1])) packages.add(match[1]);
     }
   }
   if (packages.size > 0) {
-    console.error(`✘ ${entry} loads ${[...packages].join(', ')} at start-up; import them inside the command's action (await import(...)) instead.`);
+    console.error(`✘ ${name} loads ${[...packages].join(', ')} at start-up; import them inside the command's action (await import(...)) instead.`);
     process.exit(1);
   }
-  if (process.argv.includes('--verbose')) console.log(`${entry}: ${seen.size} file(s), ${Math.round(bytes / 1024)} KB at start-up`);
+  if (process.argv.includes('--verbose')) console.log(`${name}: ${files.length} file(s), ${Math.round(bytes / 1024)} KB at start-up`);
+}
+
+// A relay started before this build may still load its chunks lazily (they are named by content
+// hash): every file is written to a temporary name and renamed into place, and files of earlier
+// builds are removed only once they are an hour old. Chunks and code caches go first, the entries
+// last, so an entry never names a chunk that is not there yet.
+await mkdir(OUT, { recursive: true });
+const written = new Set();
+async function writeAtomically(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, file);
+  written.add(path.basename(file));
+}
+for (const file of chunks) await writeAtomically(file.path, file.contents);
+
+// Code caches. First every chunk's as compiled (its top-level code; inner functions are compiled
+// when first called), made in this process: the same Node as the commands that run next.
+const chunkFiles = chunks.filter((file) => file.path.endsWith('.js'));
+for (const file of chunkFiles) {
+  const source = Buffer.from(file.contents).toString('utf8');
+  await writeAtomically(cacheFileOf(file.path, source), new Script(source, { filename: file.path }).createCachedData());
+}
+// Then commands run once, in a scratch project, through the same loader as the entries; at exit
+// each writes the caches of the chunks it loaded, which now hold every function it ran. They run
+// one after another, each starting from the caches the one before wrote.
+await trainCodeCaches();
+
+await writeAtomically(path.join(OUT, 'package.json'), `${JSON.stringify({ '//': 'Written by scripts/build-cli.mjs: the CLI bundles are CommonJS.', type: 'commonjs' }, null, 2)}\n`);
+for (const file of entries.outputFiles) await writeAtomically(file.path, file.contents);
+
+for (const name of await readdir(OUT)) {
+  const file = path.join(OUT, name);
+  if (!written.has(name) && Date.now() - (await stat(file)).mtimeMs > 3_600_000) await rm(file, { force: true });
 }
 console.log('built dist/cli/relay.js and dist/cli/relais.js');
+
+/** The cache file of a chunk (named by the hash its text starts with), as src/cli/chunk-loader.ts names it. */
+function cacheFileOf(file, source) {
+  const hash = /^\/\*([0-9a-f]{16})\*\//.exec(source)?.[1];
+  if (!hash) throw new Error(`build-cli: ${file} does not start with its hash`);
+  return `${file.replace(/\.js$/, '')}.${hash}.cache`;
+}
+
+/** Runs relay's common commands once each (see above); says why when it cannot, and carries on. */
+async function trainCodeCaches() {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'relay-code-cache-'));
+  try {
+    // The loader as the entries have it, and a few lines that run a program's main and write the caches at exit.
+    const harness = path.join(scratch, 'harness.cjs');
+    await build({
+      stdin: {
+        contents: `import { writeFileSync, renameSync } from 'node:fs';
+import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};
+const [dir, program, ...args] = process.argv.slice(2);
+const loader = chunkLoader(dir);
+process.on('exit', () => {
+  for (const chunk of loader.compiled()) {
+    const temporary = chunk.cacheFile + '.' + process.pid + '.tmp';
+    writeFileSync(temporary, chunk.script.createCachedData());
+    renameSync(temporary, chunk.cacheFile);
+  }
+});
+void loader.load(program).main(args);
+`,
+        resolveDir: path.dirname(CHUNK_LOADER),
+        loader: 'js',
+      },
+      outfile: harness,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    const project = path.join(scratch, 'project');
+    await mkdir(project);
+    await writeFile(path.join(project, 'notes.txt'), 'one\ntwo\n');
+    await writeFile(path.join(scratch, 'answer.md'), ['Here is the change.', '```text // notes.txt', 'one', 'three', '```', '```yaml', 'projectId: cache', 'uuid: 00000000-0000-4000-8000-000000000001', 'gitCommitMsg: "notes: three"', '```', ''].join('\n'));
+    const git = spawnSync('git', ['init', '-q'], { cwd: project, stdio: 'ignore' });
+    const steps = [
+      [programChunk['relay-program'], ['--help']],
+      [programChunk['relais-program'], ['--help']],
+      ...(git.status === 0
+        ? [
+            [programChunk['relay-program'], ['-C', project, 'init', '--project-id', 'cache']],
+            [programChunk['relay-program'], ['-C', project, 'apply', '--yes', path.join(scratch, 'answer.md')]],
+            [programChunk['relay-program'], ['-C', project, 'log']],
+          ]
+        : []),
+    ];
+    if (git.status !== 0) console.warn('! build-cli: git is not available, so the code caches are made without running relay init, apply and log (they start slower).');
+    for (const [program, args] of steps) {
+      const run = spawnSync(process.execPath, [harness, path.resolve(OUT), program, ...args], { cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 60_000 });
+      if (run.status !== 0) console.warn(`! build-cli: \`relay ${args.join(' ')}\` failed while making the code caches (exit ${run.status ?? run.signal}); the build is fine, those commands start slower.\n${run.stderr}`);
+    }
+    // The caches the runs wrote belong to this build.
+    for (const file of chunkFiles) written.add(path.basename(cacheFileOf(file.path, Buffer.from(file.contents).toString('utf8'))));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
