@@ -95,7 +95,7 @@ const commanderLazyChildProcess = {
 
 const OUT = 'dist/cli';
 const CHUNK_LOADER = path.resolve('src/cli/chunk-loader.ts');
-// The function every chunk is written in (the loader checks it); `import.meta.url` becomes its last parameter.
+// The function every chunk is written in (the loader checks it); `import.meta` becomes its last parameter.
 const CHUNK_START = /export const CHUNK_START = '([^']+)';/.exec(await readFile(CHUNK_LOADER, 'utf8'))?.[1];
 if (!CHUNK_START) throw new Error(`${CHUNK_LOADER} no longer declares CHUNK_START as expected; update scripts/build-cli.mjs`);
 const HASH_PLACEHOLDER = `/*${'0'.repeat(16)}*/`;
@@ -122,7 +122,7 @@ const esm = await build({
 
 // Pass 2: each chunk as the body of a CommonJS module. Imports become require('./chunk-X.js'),
 // answered by the chunk loader; dynamic imports become a require() in a promise (for packages left
-// out, Node ≥ 20.19 requires ES module packages too: clipboardy); import.meta.url is passed in.
+// out, Node ≥ 20.19 requires ES module packages too: clipboardy); import.meta is passed in.
 const esmText = new Map(esm.outputFiles.map((file) => [path.basename(file.path), file.text]));
 const esmChunks = {
   name: 'esm-chunks',
@@ -139,7 +139,7 @@ const cjs = await build({
   format: 'cjs',
   target: 'node20',
   supported: { 'dynamic-import': false },
-  define: { 'import.meta.url': '__relayImportMetaUrl' },
+  define: { 'import.meta': '__relayImportMeta' },
   banner: { js: `${HASH_PLACEHOLDER}${CHUNK_START}` },
   footer: { js: '})' },
   sourcemap: true,
@@ -167,7 +167,7 @@ const programsThroughLoader = {
   setup(b) {
     b.onResolve({ filter: /^\.\/(relay|relais)-program\.js$/ }, (args) => ({ path: path.basename(args.path, '.js'), namespace: 'program-chunk' }));
     b.onLoad({ filter: /.*/, namespace: 'program-chunk' }, (args) => ({
-      contents: `import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};\nexport const { main } = chunkLoader(__dirname).load(${JSON.stringify(programChunk[args.path])});\n`,
+      contents: `import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};\nexport const { main } = chunkLoader(__dirname, require).load(${JSON.stringify(programChunk[args.path])});\n`,
       resolveDir: path.dirname(CHUNK_LOADER),
       loader: 'js',
     }));
@@ -274,9 +274,11 @@ async function trainCodeCaches() {
     await build({
       stdin: {
         contents: `import { writeFileSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};
 const [dir, program, ...args] = process.argv.slice(2);
-const loader = chunkLoader(dir);
+const loader = chunkLoader(dir, createRequire(path.join(dir, 'relay.js')));
 process.on('exit', () => {
   for (const chunk of loader.compiled()) {
     const temporary = chunk.cacheFile + '.' + process.pid + '.tmp';

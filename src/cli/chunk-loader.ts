@@ -11,22 +11,28 @@
 // cache made for other text is never read. A cache V8 rejects (another Node, other V8 flags) or a
 // missing one only means the chunk is compiled from its text: slower, never different.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
 /**
  * How every chunk file begins, after its hash: the function its code runs in. The build writes
- * it (scripts/build-cli.mjs, CHUNK_START); `__relayImportMetaUrl` is what `import.meta.url` was.
+ * it (scripts/build-cli.mjs, CHUNK_START); `__relayImportMeta` is what `import.meta` was.
  */
-export const CHUNK_START = '(function (exports, require, module, __filename, __dirname, __relayImportMetaUrl) {"use strict";';
+export const CHUNK_START = '(function (exports, require, module, __filename, __dirname, __relayImportMeta) {"use strict";';
 
 const HASH = /^\/\*([0-9a-f]{16})\*\//;
 /** How one chunk names another (`require("./chunk-X.js")`, written by the build). */
 const CHUNK_SPECIFIER = /^\.\/[A-Za-z0-9_-]+\.js$/;
 
-type ChunkFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string, importMetaUrl: string) => void;
+/** What a chunk's code sees as `import.meta`. */
+interface ImportMeta {
+  readonly url: string;
+  readonly filename: string;
+  readonly dirname: string;
+}
+
+type ChunkFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string, importMeta: ImportMeta) => void;
 
 /** One chunk compiled in this process, and what became of its code cache. */
 export interface CompiledChunk {
@@ -55,14 +61,16 @@ export function cacheFileOf(file: string, source: string): string | null {
   return `${file.replace(/\.js$/, '')}.${hash}.cache`;
 }
 
-/** The loader of the chunks in `dir` (one per folder and process). */
-export function chunkLoader(dir: string): ChunkLoader {
+/**
+ * The loader of the chunks in `dir` (one per folder and process). `nodeRequire` is Node's require
+ * for a module in `dir` (an entry's own): chunks get built-in modules and the packages left out
+ * of the bundles (better-sqlite3, clipboardy…) from it.
+ */
+export function chunkLoader(dir: string, nodeRequire: NodeJS.Require): ChunkLoader {
   const known = loaders.get(dir);
   if (known) return known;
   const modules = new Map<string, { exports: object }>();
   const compiled: CompiledChunk[] = [];
-  // Node's own require, for built-in modules and the packages left out of the bundles (better-sqlite3, clipboardy…), resolved from dist/cli as before.
-  const nodeRequire = createRequire(path.join(dir, 'package.json'));
   const chunkRequire = Object.assign((specifier: string): unknown => (CHUNK_SPECIFIER.test(specifier) ? load(specifier.slice(2)) : nodeRequire(specifier)), {
     resolve: nodeRequire.resolve,
     cache: nodeRequire.cache,
@@ -88,7 +96,14 @@ export function chunkLoader(dir: string): ChunkLoader {
     const module = { exports: {} };
     modules.set(name, module);
     try {
-      (script.runInThisContext() as ChunkFunction)(module.exports, chunkRequire, module, file, dir, pathToFileURL(file).href);
+      const importMeta = {
+        get url() {
+          return pathToFileURL(file).href;
+        },
+        filename: file,
+        dirname: dir,
+      };
+      (script.runInThisContext() as ChunkFunction)(module.exports, chunkRequire, module, file, dir, importMeta);
     } catch (error) {
       modules.delete(name);
       throw error;
