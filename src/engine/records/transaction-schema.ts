@@ -1,17 +1,9 @@
 // The shape of a transaction record (`.relaycode/<uuid>.yml`, pending: `<uuid>.pending.yml`),
 // shared by its writer (engine/patch/state.ts) and its reader (transactions.ts). A leaf module:
 // zod only, so both sides can import it without importing each other.
-// zod's functional API (zod/mini): the same validation as the chained one (zod's core, the same
-// checks in the same order), without a method table bound onto every schema object. Building
-// this schema is part of every `relay log`, so its cost shows at start-up: about 3 ms with the
-// chained API and its 200 KB of code, under 1 ms this way.
+// zod's functional API: see ../zod-mini.ts.
+import '../zod-mini.js';
 import * as z from 'zod/mini';
-
-// What the chained API sets up before its first schema, and the record's schema needs too when it
-// is the only one a command loads: English messages for the issues a damaged record is reported
-// with, and the memoizer, which parses a value the record's YAML reaches twice (an alias) once.
-if (!z.config().localeError) z.config(z.locales.en());
-if (!z.config().memoizer) z.config({ memoizer: z.memoizer() });
 
 /** Where an operation came from in the answer (its format and line). */
 const OriginSchema = z.optional(z.object({ format: z.enum(['relay', 'git-diff', 'v4a', 'search-replace', 'whole-file']), line: z.number().check(z.int()) }));
