@@ -191,11 +191,15 @@ const entries = await build({
 });
 
 // Guard: what an entry loads before its command runs must stay small: the entries themselves
-// hold no package, and the programs' static import closures none but commander.
+// hold no package, and the static import closures of the programs and of the command files
+// (src/cli/commands/, loaded before their command runs) none but commander.
 const outputs = esm.metafile.outputs;
+const commandChunks = Object.entries(outputs)
+  .filter(([, output]) => output.entryPoint?.startsWith('src/cli/commands/'))
+  .map(([file]) => path.basename(file));
 const guarded = [
-  ...Object.entries(entries.metafile.outputs).filter(([file]) => file.endsWith('.js')).map(([file, output]) => ({ name: file, files: [output] })),
-  ...Object.entries(programChunk).map(([, chunk]) => {
+  ...Object.entries(entries.metafile.outputs).filter(([file]) => file.endsWith('.js')).map(([file, output]) => ({ name: file, files: [{ ...output, file }] })),
+  ...[...Object.values(programChunk), ...commandChunks].map((chunk) => {
     const seen = new Set();
     const visit = (file) => {
       if (seen.has(file)) return;
@@ -203,14 +207,16 @@ const guarded = [
       for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
     };
     visit(`${OUT}/${chunk}`);
-    return { name: `${OUT}/${chunk}`, files: [...seen].map((file) => outputs[file]) };
+    return { name: `${OUT}/${chunk}`, files: [...seen].map((file) => ({ ...outputs[file], file })) };
   }),
 ];
+// Sizes as written (pass 1's outputs hold their source maps inline).
+const writtenBytes = new Map(chunks.map((file) => [path.basename(file.path), file.contents.length]));
 for (const { name, files } of guarded) {
   const packages = new Set();
   let bytes = 0;
   for (const output of files) {
-    bytes += output.bytes;
+    bytes += writtenBytes.get(path.basename(output.file ?? '')) ?? output.bytes;
     for (const input of Object.keys(output.inputs)) {
       const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
       if (match && !STARTUP_PACKAGES.has(match[1])) packages.add(match[1]);
