@@ -99,6 +99,10 @@ const CHUNK_LOADER = path.resolve('src/cli/chunk-loader.ts');
 const CHUNK_START = /export const CHUNK_START = '([^']+)';/.exec(await readFile(CHUNK_LOADER, 'utf8'))?.[1];
 if (!CHUNK_START) throw new Error(`${CHUNK_LOADER} no longer declares CHUNK_START as expected; update scripts/build-cli.mjs`);
 const HASH_PLACEHOLDER = `/*${'0'.repeat(16)}*/`;
+// How a pack begins (an object literal of chunk functions by name).
+const PACK_START = /export const PACK_START = '([^']+)';/.exec(await readFile(CHUNK_LOADER, 'utf8'))?.[1];
+if (!PACK_START) throw new Error(`${CHUNK_LOADER} no longer declares PACK_START as expected; update scripts/build-cli.mjs`);
+const buildStarted = Date.now();
 
 // Pass 1: the programs as ES modules, split into chunks. The source maps stay inline so that pass 2 chains them.
 const esm = await build({
@@ -155,19 +159,110 @@ const chunks = cjs.outputFiles.map((file) => {
   return { path: file.path, contents: Buffer.from(`/*${hash}*/${file.text.slice(HASH_PLACEHOLDER.length)}`) };
 });
 
-// Pass 3: the entries, CommonJS: the version fast path and the chunk loader, which loads the
-// program chunk (`import('./relay-program.js')` in the source) only when a command runs.
 const programChunk = Object.fromEntries(
   Object.entries(esm.metafile.outputs)
     .filter(([, output]) => PROGRAMS.includes(output.entryPoint ?? ''))
     .map(([file, output]) => [path.basename(output.entryPoint, '.ts'), path.basename(file)]),
 );
+const outputs = esm.metafile.outputs;
+/** The chunks of the command files (src/cli/commands/), loaded by a program before their command runs. */
+const commandChunks = new Set(
+  Object.entries(outputs)
+    .filter(([, output]) => output.entryPoint?.startsWith('src/cli/commands/'))
+    .map(([file]) => path.basename(file)),
+);
+/** The chunks a chunk imports statically, itself included (all loaded whenever it is). */
+function staticClosure(chunk) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(`${OUT}/${chunk}`);
+  return [...seen];
+}
+
+// Guard: what an entry loads before its command runs must stay small: the entries themselves
+// (checked after pass 3) hold no package, and the static import closures of the programs and of
+// the command files none but commander.
+// Sizes as written (pass 1's outputs hold their source maps inline).
+const writtenBytes = new Map(chunks.map((file) => [path.basename(file.path), file.contents.length]));
+function guard(name, files) {
+  const packages = new Set();
+  let bytes = 0;
+  for (const { file, output } of files) {
+    bytes += writtenBytes.get(path.basename(file)) ?? output.bytes;
+    for (const input of Object.keys(output.inputs)) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      if (match && !STARTUP_PACKAGES.has(match[1])) packages.add(match[1]);
+    }
+  }
+  if (packages.size > 0) {
+    console.error(`✘ ${name} loads ${[...packages].join(', ')} at start-up; import them inside the command's action (await import(...)) instead.`);
+    process.exit(1);
+  }
+  if (process.argv.includes('--verbose')) console.log(`${name}: ${files.length} file(s), ${Math.round(bytes / 1024)} KB at start-up`);
+}
+for (const chunk of [...Object.values(programChunk), ...commandChunks]) guard(`${OUT}/${chunk}`, staticClosure(chunk).map((file) => ({ file, output: outputs[file] })));
+
+// A relay started before this build may still load its chunks lazily (they are named by content
+// hash): every file is written to a temporary name and renamed into place, and files of earlier
+// builds are removed only once they are an hour old. Chunks, packs and code caches go first, the
+// entries last, so an entry never names a file that is not there yet.
+await mkdir(OUT, { recursive: true });
+const written = new Set();
+async function writeAtomically(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, file);
+  written.add(path.basename(file));
+}
+for (const file of chunks) await writeAtomically(file.path, file.contents);
+const chunkText = new Map(chunks.filter((file) => file.path.endsWith('.js')).map((file) => [path.basename(file.path), Buffer.from(file.contents).toString('utf8')]));
+const chunkMap = new Map(chunks.filter((file) => file.path.endsWith('.js.map')).map((file) => [path.basename(file.path, '.map'), JSON.parse(Buffer.from(file.contents).toString('utf8'))]));
+
+// Code caches, first as compiled (a script's top-level code; inner functions are compiled when
+// first called), made in this process: the same Node as the commands that run next.
+for (const [name, text] of chunkText) await writeAtomically(cacheFileOf(path.join(OUT, name), text), new Script(text, { filename: path.join(OUT, name) }).createCachedData());
+
+// Packs: a program's pack holds the chunks it imports statically (all loaded as it starts); a
+// command's, those that running it in a scratch project loaded after its command file. Then the
+// commands run again with the packs, so that every cache holds the functions they ran.
+/** Pack file name by the chunk whose loading compiles it. */
+const packs = {};
+async function writePack(trigger, members) {
+  const lines = [PACK_START];
+  const sections = [];
+  for (const name of members) {
+    const text = chunkText.get(name);
+    // The chunk's function as its file has it, without its hash and source map comment.
+    const body = text.slice(HASH_PLACEHOLDER.length).replace(/\n\/\/# sourceMappingURL=\S+\n?$/, '');
+    lines.push(`${JSON.stringify(name)}:`);
+    sections.push({ offset: { line: lines.length, column: 0 }, map: chunkMap.get(name) });
+    lines.push(`${body},`);
+  }
+  lines.push('})');
+  const text = lines.join('\n');
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const file = path.join(OUT, `pack-${hash}.js`);
+  const packed = `/*${hash}*/${text}\n//# sourceMappingURL=${path.basename(file)}.map\n`;
+  await writeAtomically(file, packed);
+  await writeAtomically(`${file}.map`, JSON.stringify({ version: 3, file: path.basename(file), sections }));
+  await writeAtomically(cacheFileOf(file, packed, PACK_START), new Script(packed, { filename: file }).createCachedData());
+  packs[trigger] = path.basename(file);
+}
+for (const chunk of Object.values(programChunk)) await writePack(chunk, staticClosure(chunk).map((file) => path.basename(file)));
+await trainCodeCaches();
+
+// Pass 3: the entries, CommonJS: the version fast path and the chunk loader, which loads the
+// program (`import('./relay-program.js')` in the source) only when a command runs.
 const programsThroughLoader = {
   name: 'programs-through-chunk-loader',
   setup(b) {
     b.onResolve({ filter: /^\.\/(relay|relais)-program\.js$/ }, (args) => ({ path: path.basename(args.path, '.js'), namespace: 'program-chunk' }));
     b.onLoad({ filter: /.*/, namespace: 'program-chunk' }, (args) => ({
-      contents: `import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};\nexport const { main } = chunkLoader(__dirname, require).load(${JSON.stringify(programChunk[args.path])});\n`,
+      contents: `import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};\nexport const { main } = chunkLoader(__dirname, require, ${JSON.stringify(packs)}).load(${JSON.stringify(programChunk[args.path])});\n`,
       resolveDir: path.dirname(CHUNK_LOADER),
       loader: 'js',
     }));
@@ -189,71 +284,7 @@ const entries = await build({
   logLevel: 'warning',
   write: false,
 });
-
-// Guard: what an entry loads before its command runs must stay small: the entries themselves
-// hold no package, and the static import closures of the programs and of the command files
-// (src/cli/commands/, loaded before their command runs) none but commander.
-const outputs = esm.metafile.outputs;
-const commandChunks = Object.entries(outputs)
-  .filter(([, output]) => output.entryPoint?.startsWith('src/cli/commands/'))
-  .map(([file]) => path.basename(file));
-const guarded = [
-  ...Object.entries(entries.metafile.outputs).filter(([file]) => file.endsWith('.js')).map(([file, output]) => ({ name: file, files: [{ ...output, file }] })),
-  ...[...Object.values(programChunk), ...commandChunks].map((chunk) => {
-    const seen = new Set();
-    const visit = (file) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
-    };
-    visit(`${OUT}/${chunk}`);
-    return { name: `${OUT}/${chunk}`, files: [...seen].map((file) => ({ ...outputs[file], file })) };
-  }),
-];
-// Sizes as written (pass 1's outputs hold their source maps inline).
-const writtenBytes = new Map(chunks.map((file) => [path.basename(file.path), file.contents.length]));
-for (const { name, files } of guarded) {
-  const packages = new Set();
-  let bytes = 0;
-  for (const output of files) {
-    bytes += writtenBytes.get(path.basename(output.file ?? '')) ?? output.bytes;
-    for (const input of Object.keys(output.inputs)) {
-      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-      if (match && !STARTUP_PACKAGES.has(match[1])) packages.add(match[1]);
-    }
-  }
-  if (packages.size > 0) {
-    console.error(`✘ ${name} loads ${[...packages].join(', ')} at start-up; import them inside the command's action (await import(...)) instead.`);
-    process.exit(1);
-  }
-  if (process.argv.includes('--verbose')) console.log(`${name}: ${files.length} file(s), ${Math.round(bytes / 1024)} KB at start-up`);
-}
-
-// A relay started before this build may still load its chunks lazily (they are named by content
-// hash): every file is written to a temporary name and renamed into place, and files of earlier
-// builds are removed only once they are an hour old. Chunks and code caches go first, the entries
-// last, so an entry never names a chunk that is not there yet.
-await mkdir(OUT, { recursive: true });
-const written = new Set();
-async function writeAtomically(file, contents) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, contents);
-  await rename(temporary, file);
-  written.add(path.basename(file));
-}
-for (const file of chunks) await writeAtomically(file.path, file.contents);
-
-// Code caches. First every chunk's as compiled (its top-level code; inner functions are compiled
-// when first called), made in this process: the same Node as the commands that run next.
-const chunkFiles = chunks.filter((file) => file.path.endsWith('.js'));
-for (const file of chunkFiles) {
-  const source = Buffer.from(file.contents).toString('utf8');
-  await writeAtomically(cacheFileOf(file.path, source), new Script(source, { filename: file.path }).createCachedData());
-}
-// Then commands run once, in a scratch project, through the same loader as the entries; at exit
-// each writes the caches of the chunks it loaded, which now hold every function it ran. They run
-// one after another, each starting from the caches the one before wrote.
-await trainCodeCaches();
+for (const [file, output] of Object.entries(entries.metafile.outputs)) if (file.endsWith('.js')) guard(file, [{ file, output }]);
 
 await writeAtomically(path.join(OUT, 'package.json'), `${JSON.stringify({ '//': 'Written by scripts/build-cli.mjs: the CLI bundles are CommonJS.', type: 'commonjs' }, null, 2)}\n`);
 for (const file of entries.outputFiles) await writeAtomically(file.path, file.contents);
@@ -264,33 +295,39 @@ for (const name of await readdir(OUT)) {
 }
 console.log('built dist/cli/relay.js and dist/cli/relais.js');
 
-/** The cache file of a chunk (named by the hash its text starts with), as src/cli/chunk-loader.ts names it. */
-function cacheFileOf(file, source) {
+/** The cache file of a chunk or pack (named by the hash its text starts with), as src/cli/chunk-loader.ts names it. */
+function cacheFileOf(file, source, start = CHUNK_START) {
   const hash = /^\/\*([0-9a-f]{16})\*\//.exec(source)?.[1];
-  if (!hash) throw new Error(`build-cli: ${file} does not start with its hash`);
+  if (!hash || !source.startsWith(start, HASH_PLACEHOLDER.length)) throw new Error(`build-cli: ${file} does not start with its hash`);
   return `${file.replace(/\.js$/, '')}.${hash}.cache`;
 }
 
-/** Runs relay's common commands once each (see above); says why when it cannot, and carries on. */
+/**
+ * Runs relay's common commands in a scratch project, twice: first to learn which chunks each
+ * loads (its pack), then with the packs, each run writing at exit the caches of what it compiled.
+ * Says why when it cannot, and carries on: the build is complete without them, only slower.
+ */
 async function trainCodeCaches() {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'relay-code-cache-'));
   try {
-    // The loader as the entries have it, and a few lines that run a program's main and write the caches at exit.
+    // The loader as the entries have it, and a few lines that run a program's main, then write
+    // the caches and the chunks it loaded.
     const harness = path.join(scratch, 'harness.cjs');
     await build({
       stdin: {
-        contents: `import { writeFileSync, renameSync } from 'node:fs';
+        contents: `import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chunkLoader } from ${JSON.stringify(CHUNK_LOADER)};
-const [dir, program, ...args] = process.argv.slice(2);
-const loader = chunkLoader(dir, createRequire(path.join(dir, 'relay.js')));
+const [dir, packsFile, loadedFile, program, ...args] = process.argv.slice(2);
+const loader = chunkLoader(dir, createRequire(path.join(dir, 'relay.js')), JSON.parse(readFileSync(packsFile, 'utf8')));
 process.on('exit', () => {
   for (const chunk of loader.compiled()) {
     const temporary = chunk.cacheFile + '.' + process.pid + '.tmp';
     writeFileSync(temporary, chunk.script.createCachedData());
     renameSync(temporary, chunk.cacheFile);
   }
+  writeFileSync(loadedFile, JSON.stringify(loader.loaded()));
 });
 void loader.load(program).main(args);
 `,
@@ -309,24 +346,49 @@ void loader.load(program).main(args);
     await writeFile(path.join(project, 'notes.txt'), 'one\ntwo\n');
     await writeFile(path.join(scratch, 'answer.md'), ['Here is the change.', '```text // notes.txt', 'one', 'three', '```', '```yaml', 'projectId: cache', 'uuid: 00000000-0000-4000-8000-000000000001', 'gitCommitMsg: "notes: three"', '```', ''].join('\n'));
     const git = spawnSync('git', ['init', '-q'], { cwd: project, stdio: 'ignore' });
+    if (git.status !== 0) console.warn('! build-cli: git is not available, so the code caches are made without running relay init, apply and log (they start slower).');
+    /** [program, its arguments, whether the chunks its command loaded make a pack]. */
     const steps = [
-      [programChunk['relay-program'], ['--help']],
-      [programChunk['relais-program'], ['--help']],
+      ['relay-program', ['--help'], false],
+      ['relais-program', ['--help'], false],
       ...(git.status === 0
         ? [
-            [programChunk['relay-program'], ['-C', project, 'init', '--project-id', 'cache']],
-            [programChunk['relay-program'], ['-C', project, 'apply', '--yes', path.join(scratch, 'answer.md')]],
-            [programChunk['relay-program'], ['-C', project, 'log']],
+            ['relay-program', ['-C', project, 'init', '--project-id', 'cache'], true],
+            ['relay-program', ['-C', project, 'apply', '--yes', path.join(scratch, 'answer.md')], true],
+            ['relay-program', ['-C', project, 'log'], true],
           ]
         : []),
     ];
-    if (git.status !== 0) console.warn('! build-cli: git is not available, so the code caches are made without running relay init, apply and log (they start slower).');
-    for (const [program, args] of steps) {
-      const run = spawnSync(process.execPath, [harness, path.resolve(OUT), program, ...args], { cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 60_000 });
-      if (run.status !== 0) console.warn(`! build-cli: \`relay ${args.join(' ')}\` failed while making the code caches (exit ${run.status ?? run.signal}); the build is fine, those commands start slower.\n${run.stderr}`);
+    const packsFile = path.join(scratch, 'packs.json');
+    const loadedFile = path.join(scratch, 'loaded.json');
+    const run = async (program, args) => {
+      await writeFile(packsFile, JSON.stringify(packs));
+      await rm(loadedFile, { force: true });
+      const ran = spawnSync(process.execPath, [harness, path.resolve(OUT), packsFile, loadedFile, programChunk[program], ...args], { cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 60_000 });
+      if (ran.status === 0) return JSON.parse(await readFile(loadedFile, 'utf8'));
+      console.warn(`! build-cli: \`${program.replace('-program', '')} ${args.join(' ')}\` failed while making the code caches (exit ${ran.status ?? ran.signal}); the build is fine, it starts slower.\n${ran.stderr}`);
+      return null;
+    };
+    const commandPacks = new Map();
+    for (const [program, args, pack] of steps) {
+      const loaded = await run(program, args);
+      const trigger = loaded?.findIndex((chunk) => commandChunks.has(chunk)) ?? -1;
+      if (!pack || trigger < 0) continue;
+      const members = commandPacks.get(loaded[trigger]) ?? new Set();
+      for (const chunk of loaded.slice(trigger)) members.add(chunk);
+      commandPacks.set(loaded[trigger], members);
     }
+    for (const [trigger, members] of commandPacks) await writePack(trigger, [...members]);
+    // The init, apply and log above changed the scratch project: it starts again from the same state.
+    if (git.status === 0) {
+      await rm(project, { recursive: true, force: true });
+      await mkdir(project);
+      await writeFile(path.join(project, 'notes.txt'), 'one\ntwo\n');
+      spawnSync('git', ['init', '-q'], { cwd: project, stdio: 'ignore' });
+    }
+    for (const [program, args] of steps) await run(program, args);
     // The caches the runs wrote belong to this build.
-    for (const file of chunkFiles) written.add(path.basename(cacheFileOf(file.path, Buffer.from(file.contents).toString('utf8'))));
+    for (const name of await readdir(OUT)) if (name.endsWith('.cache') && (await stat(path.join(OUT, name))).mtimeMs >= buildStarted) written.add(name);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

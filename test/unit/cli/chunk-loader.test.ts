@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { cacheFileOf, chunkLoader, CHUNK_START } from '../../../src/cli/chunk-loader.js';
+import { cacheFileOf, chunkLoader, CHUNK_START, PACK_START } from '../../../src/cli/chunk-loader.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /** Writes a chunk as the build does: hash, function, body. Returns its file. */
@@ -19,7 +19,7 @@ function writeChunk(dir: string, name: string, body: string): string {
 }
 
 function writeCache(file: string, source: string, data: Buffer): string {
-  const cacheFile = cacheFileOf(file, source)!;
+  const cacheFile = cacheFileOf(file, source) ?? cacheFileOf(file, source, PACK_START)!;
   writeFileSync(cacheFile, data);
   return cacheFile;
 }
@@ -27,9 +27,19 @@ function writeCache(file: string, source: string, data: Buffer): string {
 const SHARED = 'let count = 0; exports.next = () => ++count; exports.url = __relayImportMeta.url; exports.dirname = __relayImportMeta.dirname;';
 const USER = 'const shared = require("./chunk-shared.js"); const os = require("node:os"); exports.run = () => [shared.next(), typeof os.tmpdir];';
 
+/** Writes a pack as the build does: hash, then each chunk's function by name. Returns its file. */
+function writePack(dir: string, name: string, chunks: Record<string, string>): string {
+  const text = `${PACK_START}\n${Object.entries(chunks)
+    .map(([chunk, body]) => `${JSON.stringify(chunk)}:\n${CHUNK_START}\n${body}\n}),`)
+    .join('\n')}\n})`;
+  const file = path.join(dir, name);
+  writeFileSync(file, `/*${createHash('sha256').update(text).digest('hex').slice(0, 16)}*/${text}`);
+  return file;
+}
+
 /** The loader of `dir`, with Node's require as an entry in `dir` would pass it. */
-function loaderOf(dir: string): ReturnType<typeof chunkLoader> {
-  return chunkLoader(dir, createRequire(path.join(dir, 'entry.js')));
+function loaderOf(dir: string, packs: Record<string, string> = {}): ReturnType<typeof chunkLoader> {
+  return chunkLoader(dir, createRequire(path.join(dir, 'entry.js')), packs);
 }
 
 function chunks(): { dir: string; shared: string; user: string } {
@@ -45,10 +55,11 @@ describe('chunkLoader', () => {
     expect(user.run()).toEqual([1, 'function']);
     expect((loader.load('chunk-shared.js') as { next: () => number }).next()).toBe(2);
     expect(loader.load('chunk-shared.js')).toMatchObject({ url: pathToFileURL(shared).href, dirname: dir });
-    expect(loader.compiled().map((chunk) => [path.basename(chunk.file), chunk.cache])).toEqual([
-      ['chunk-user.js', 'none'],
-      ['chunk-shared.js', 'none'],
+    expect(loader.compiled().map((chunk) => [path.basename(chunk.file), chunk.cache, chunk.chunks])).toEqual([
+      ['chunk-user.js', 'none', ['chunk-user.js']],
+      ['chunk-shared.js', 'none', ['chunk-shared.js']],
     ]);
+    expect(loader.loaded()).toEqual(['chunk-user.js', 'chunk-shared.js']);
     expect(loaderOf(dir)).toBe(loader);
   });
 
@@ -79,6 +90,43 @@ describe('chunkLoader', () => {
     expect(loader.compiled()[0]!.cache).toBe('none');
   });
 
+  it('compiles a pack once, when its first chunk is required; each chunk still runs once, when it is required', () => {
+    const { dir } = chunks();
+    // The pack holds the user chunk and another; the shared chunk it requires comes from its own file.
+    writeChunk(dir, 'chunk-other.js', 'throw new Error("the file, not the pack");');
+    const pack = writePack(dir, 'pack-1.js', { 'chunk-user.js': USER.replace('exports.run', 'exports.packed = true; exports.run'), 'chunk-other.js': 'globalThis.__relayPackTest = (globalThis.__relayPackTest ?? 0) + 1; exports.other = 1;' });
+    const loader = loaderOf(dir, { 'chunk-user.js': 'pack-1.js', 'chunk-other.js': 'pack-1.js' });
+    try {
+      expect(loader.load('chunk-user.js')).toMatchObject({ packed: true });
+      expect((globalThis as { __relayPackTest?: number }).__relayPackTest).toBeUndefined(); // compiled, not run
+      expect(loader.load('chunk-other.js')).toEqual({ other: 1 });
+      expect(loader.load('chunk-other.js')).toEqual({ other: 1 });
+      expect((globalThis as { __relayPackTest?: number }).__relayPackTest).toBe(1);
+      expect(loader.compiled().map((compiled) => [path.basename(compiled.file), compiled.chunks])).toEqual([
+        ['pack-1.js', ['chunk-user.js', 'chunk-other.js']],
+        ['chunk-shared.js', ['chunk-shared.js']],
+      ]);
+      expect(loader.loaded()).toEqual(['chunk-user.js', 'chunk-shared.js', 'chunk-other.js']);
+      expect(loader.compiled()[0]!.cacheFile).toBe(cacheFileOf(pack, readText(pack), PACK_START));
+    } finally {
+      delete (globalThis as { __relayPackTest?: number }).__relayPackTest;
+    }
+  });
+
+  it('runs a chunk already loaded from its file once, though a pack compiled later holds it too; a pack uses its cache', () => {
+    const { dir } = chunks();
+    const pack = writePack(dir, 'pack-2.js', { 'chunk-user.js': USER, 'chunk-shared.js': 'throw new Error("run twice");' });
+    writeCache(pack, readText(pack), new Script(readText(pack), { filename: pack }).createCachedData());
+    const loader = loaderOf(dir, { 'chunk-user.js': 'pack-2.js' });
+    expect((loader.load('chunk-shared.js') as { next: () => number }).next()).toBe(1);
+    expect((loader.load('chunk-user.js') as { run: () => [number, string] }).run()).toEqual([2, 'function']);
+    expect(loader.compiled().map((compiled) => [path.basename(compiled.file), compiled.cache])).toEqual([
+      ['chunk-shared.js', 'none'],
+      ['pack-2.js', 'accepted'],
+    ]);
+    expect(() => loaderOf(tempDirWith('pack-3.js', 'module.exports = {};'), { 'chunk-x.js': 'pack-3.js' }).load('chunk-x.js')).toThrow(/is not a pack of this build of the CLI/);
+  });
+
   it('refuses a file that is not a chunk, and a chunk that throws can be loaded again', () => {
     const dir = tempDir('relay-chunks-');
     writeFileSync(path.join(dir, 'plain.js'), 'module.exports = 1;');
@@ -92,6 +140,12 @@ describe('chunkLoader', () => {
     }
   });
 });
+
+function tempDirWith(name: string, text: string): string {
+  const dir = tempDir('relay-chunks-');
+  writeFileSync(path.join(dir, name), text);
+  return dir;
+}
 
 function readText(file: string): string {
   return readFileSync(file, 'utf8');
