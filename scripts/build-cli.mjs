@@ -226,12 +226,13 @@ const chunkMap = new Map(chunks.filter((file) => file.path.endsWith('.js.map')).
 // first called), made in this process: the same Node as the commands that run next.
 for (const [name, text] of chunkText) await writeAtomically(cacheFileOf(path.join(OUT, name), text), new Script(text, { filename: path.join(OUT, name) }).createCachedData());
 
-// Packs: a program's pack holds the chunks it imports statically (all loaded as it starts); a
-// command's, those that running it in a scratch project loaded after its command file. Then the
-// commands run again with the packs, so that every cache holds the functions they ran.
-/** Pack file name by the chunk whose loading compiles it. */
-const packs = {};
-async function writePack(trigger, members) {
+// Packs: a program's pack holds the chunks it imports statically (all loaded as it starts), a
+// command file's its own; a command's, those that running it in a scratch project loaded once
+// its command file and that file's imports were (the pack is compiled when the command runs).
+// Then the commands run again with the packs, so that every cache holds the functions they ran.
+/** The packs (see PackPlan in src/cli/chunk-loader.ts). */
+const packs = [];
+async function writePack(members, after) {
   const lines = [PACK_START];
   const sections = [];
   for (const name of members) {
@@ -250,9 +251,12 @@ async function writePack(trigger, members) {
   await writeAtomically(file, packed);
   await writeAtomically(`${file}.map`, JSON.stringify({ version: 3, file: path.basename(file), sections }));
   await writeAtomically(cacheFileOf(file, packed, PACK_START), new Script(packed, { filename: file }).createCachedData());
-  packs[trigger] = path.basename(file);
+  packs.push({ file: path.basename(file), chunks: members, ...(after ? { after } : {}) });
 }
-for (const chunk of Object.values(programChunk)) await writePack(chunk, staticClosure(chunk).map((file) => path.basename(file)));
+const programClosure = new Set(Object.values(programChunk).flatMap((chunk) => staticClosure(chunk).map((file) => path.basename(file))));
+for (const chunk of Object.values(programChunk)) await writePack(staticClosure(chunk).map((file) => path.basename(file)));
+// A command file's pack: it and its static imports, but for the program's (loaded first).
+for (const chunk of commandChunks) await writePack(staticClosure(chunk).map((file) => path.basename(file)).filter((name) => !programClosure.has(name)));
 await trainCodeCaches();
 
 // Pass 3: the entries, CommonJS: the version fast path and the chunk loader, which loads the
@@ -369,16 +373,20 @@ void loader.load(program).main(args);
       console.warn(`! build-cli: \`${program.replace('-program', '')} ${args.join(' ')}\` failed while making the code caches (exit ${ran.status ?? ran.signal}); the build is fine, it starts slower.\n${ran.stderr}`);
       return null;
     };
+    // A command's pack: what it loaded after its command file, but for the static imports of the
+    // programs and of every command file (loaded one by one: --help loads every command file,
+    // and must compile no pack).
+    const before = new Set([...Object.values(programChunk), ...commandChunks].flatMap((chunk) => staticClosure(chunk).map((file) => path.basename(file))));
     const commandPacks = new Map();
     for (const [program, args, pack] of steps) {
       const loaded = await run(program, args);
-      const trigger = loaded?.findIndex((chunk) => commandChunks.has(chunk)) ?? -1;
-      if (!pack || trigger < 0) continue;
-      const members = commandPacks.get(loaded[trigger]) ?? new Set();
-      for (const chunk of loaded.slice(trigger)) members.add(chunk);
-      commandPacks.set(loaded[trigger], members);
+      const command = loaded?.find((chunk) => commandChunks.has(chunk));
+      if (!pack || command === undefined) continue;
+      const members = commandPacks.get(command) ?? new Set();
+      for (const chunk of loaded.slice(loaded.indexOf(command) + 1)) if (!before.has(chunk)) members.add(chunk);
+      commandPacks.set(command, members);
     }
-    for (const [trigger, members] of commandPacks) await writePack(trigger, [...members]);
+    for (const [command, members] of commandPacks) await writePack([...members], command);
     // The init, apply and log above changed the scratch project: it starts again from the same state.
     if (git.status === 0) {
       await rm(project, { recursive: true, force: true });

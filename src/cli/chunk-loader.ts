@@ -6,10 +6,10 @@
 // modules (module.enableCompileCache came with Node 22.1).
 //
 // A pack is one file holding the chunk functions a command loaded when the build ran it (its
-// program's, or its own after its command file), compiled as one script with one cache: some
-// thirty small files cost more to read and compile one by one. Packing changes no module: a
+// program's, or its own once its command file is loaded), compiled as one script with one cache:
+// some thirty small files cost more to read and compile one by one. Packing changes no module: a
 // chunk's function runs once, when the chunk is first required, whether it came from a pack or
-// from its own file (a chunk the pack lacks, on a path the build did not run).
+// from its own file (a chunk no pack holds, on a path the build did not run).
 //
 // A chunk or pack file starts with `/*<16 hex digits>*/`, a hash of its text; its code cache is
 // `<file>.<hash>.cache` beside it. V8 checks a cache against its own version, its flags and the
@@ -57,6 +57,17 @@ export interface CompiledChunk {
   readonly chunks: readonly string[];
 }
 
+/**
+ * A pack the build made: its file and chunks, compiled when one of its chunks is first required
+ * (after chunk `after` is loaded, when given: a command's pack waits for the command to run, so
+ * `relay --help`, which loads every command file, compiles none of them).
+ */
+export interface PackPlan {
+  readonly file: string;
+  readonly chunks: readonly string[];
+  readonly after?: string;
+}
+
 /** The chunks of one dist/cli folder, each loaded once per process (as modules are). */
 export interface ChunkLoader {
   /** The exports of chunk `name` (a file name in the folder), loading it first if needed. */
@@ -79,16 +90,18 @@ export function cacheFileOf(file: string, source: string, start = CHUNK_START): 
 /**
  * The loader of the chunks in `dir` (one per folder and process). `nodeRequire` is Node's require
  * for a module in `dir` (an entry's own): chunks get built-in modules and the packages left out
- * of the bundles (better-sqlite3, clipboardy…) from it. `packs` names, for a chunk, the pack file
- * to compile when it is first required (the build's choice; empty: every chunk from its file).
+ * of the bundles (better-sqlite3, clipboardy…) from it. `packs` are the build's (none: every
+ * chunk from its own file).
  */
-export function chunkLoader(dir: string, nodeRequire: NodeJS.Require, packs: Readonly<Record<string, string>> = {}): ChunkLoader {
+export function chunkLoader(dir: string, nodeRequire: NodeJS.Require, packs: readonly PackPlan[] = []): ChunkLoader {
   const known = loaders.get(dir);
   if (known) return known;
   const modules = new Map<string, { exports: object }>();
   /** Chunk functions from the packs compiled so far, not run yet. */
   const packed = new Map<string, ChunkFunction>();
-  const packsCompiled = new Set<string>();
+  const packsOf = new Map<string, PackPlan[]>();
+  for (const pack of packs) for (const chunk of pack.chunks) packsOf.set(chunk, [...(packsOf.get(chunk) ?? []), pack]);
+  const packsCompiled = new Set<PackPlan>();
   const compiled: CompiledChunk[] = [];
   const order: string[] = [];
   const chunkRequire = Object.assign((specifier: string): unknown => (CHUNK_SPECIFIER.test(specifier) ? load(specifier.slice(2)) : nodeRequire(specifier)), {
@@ -119,10 +132,10 @@ export function chunkLoader(dir: string, nodeRequire: NodeJS.Require, packs: Rea
   function load(name: string): Record<string, unknown> {
     const loaded = modules.get(name);
     if (loaded) return loaded.exports as Record<string, unknown>;
-    const pack = packs[name];
-    if (pack !== undefined && !packsCompiled.has(pack)) {
+    const pack = packed.has(name) ? undefined : packsOf.get(name)?.find((plan) => !packsCompiled.has(plan) && (plan.after === undefined || modules.has(plan.after)));
+    if (pack !== undefined) {
       packsCompiled.add(pack);
-      const functions = compile(pack, PACK_START, (value) => Object.keys(value as object)) as Record<string, ChunkFunction>;
+      const functions = compile(pack.file, PACK_START, (value) => Object.keys(value as object)) as Record<string, ChunkFunction>;
       for (const [chunk, run] of Object.entries(functions)) if (!modules.has(chunk) && !packed.has(chunk)) packed.set(chunk, run);
     }
     let run = packed.get(name);

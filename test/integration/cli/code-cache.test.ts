@@ -15,9 +15,9 @@ const DIST = path.join(REPO_ROOT, 'dist/cli');
 /** The files relay.js compiles first: its program chunk and the packs it names. */
 function namedByEntry(): string[] {
   const entry = readFileSync(path.join(DIST, 'relay.js'), 'utf8');
-  const packs = JSON.parse(/chunkLoader\(__dirname, require, (\{[^}]*\})\)/.exec(entry)![1]!) as Record<string, string>;
+  const packs = JSON.parse(/chunkLoader\(__dirname, require, (\[.*?\])\)\.load/.exec(entry)![1]!) as Array<{ file: string }>;
   const program = /\.load\("(relay-program-[A-Z0-9]+\.js)"\)/.exec(entry)![1]!;
-  return [program, ...new Set(Object.values(packs))];
+  return [program, ...packs.map((pack) => pack.file)];
 }
 
 async function run(relayJs: string, args: string[], cwd: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {

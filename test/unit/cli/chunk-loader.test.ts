@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { cacheFileOf, chunkLoader, CHUNK_START, PACK_START } from '../../../src/cli/chunk-loader.js';
+import { cacheFileOf, chunkLoader, CHUNK_START, PACK_START, type PackPlan } from '../../../src/cli/chunk-loader.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /** Writes a chunk as the build does: hash, function, body. Returns its file. */
@@ -38,7 +38,7 @@ function writePack(dir: string, name: string, chunks: Record<string, string>): s
 }
 
 /** The loader of `dir`, with Node's require as an entry in `dir` would pass it. */
-function loaderOf(dir: string, packs: Record<string, string> = {}): ReturnType<typeof chunkLoader> {
+function loaderOf(dir: string, packs: PackPlan[] = []): ReturnType<typeof chunkLoader> {
   return chunkLoader(dir, createRequire(path.join(dir, 'entry.js')), packs);
 }
 
@@ -95,7 +95,7 @@ describe('chunkLoader', () => {
     // The pack holds the user chunk and another; the shared chunk it requires comes from its own file.
     writeChunk(dir, 'chunk-other.js', 'throw new Error("the file, not the pack");');
     const pack = writePack(dir, 'pack-1.js', { 'chunk-user.js': USER.replace('exports.run', 'exports.packed = true; exports.run'), 'chunk-other.js': 'globalThis.__relayPackTest = (globalThis.__relayPackTest ?? 0) + 1; exports.other = 1;' });
-    const loader = loaderOf(dir, { 'chunk-user.js': 'pack-1.js', 'chunk-other.js': 'pack-1.js' });
+    const loader = loaderOf(dir, [{ file: 'pack-1.js', chunks: ['chunk-user.js', 'chunk-other.js'] }]);
     try {
       expect(loader.load('chunk-user.js')).toMatchObject({ packed: true });
       expect((globalThis as { __relayPackTest?: number }).__relayPackTest).toBeUndefined(); // compiled, not run
@@ -115,16 +115,37 @@ describe('chunkLoader', () => {
 
   it('runs a chunk already loaded from its file once, though a pack compiled later holds it too; a pack uses its cache', () => {
     const { dir } = chunks();
+    writeChunk(dir, 'chunk-command.js', 'exports.register = true;');
     const pack = writePack(dir, 'pack-2.js', { 'chunk-user.js': USER, 'chunk-shared.js': 'throw new Error("run twice");' });
     writeCache(pack, readText(pack), new Script(readText(pack), { filename: pack }).createCachedData());
-    const loader = loaderOf(dir, { 'chunk-user.js': 'pack-2.js' });
+    const loader = loaderOf(dir, [{ file: 'pack-2.js', chunks: ['chunk-user.js', 'chunk-shared.js'], after: 'chunk-command.js' }]);
     expect((loader.load('chunk-shared.js') as { next: () => number }).next()).toBe(1);
+    loader.load('chunk-command.js');
     expect((loader.load('chunk-user.js') as { run: () => [number, string] }).run()).toEqual([2, 'function']);
     expect(loader.compiled().map((compiled) => [path.basename(compiled.file), compiled.cache])).toEqual([
       ['chunk-shared.js', 'none'],
+      ['chunk-command.js', 'none'],
       ['pack-2.js', 'accepted'],
     ]);
-    expect(() => loaderOf(tempDirWith('pack-3.js', 'module.exports = {};'), { 'chunk-x.js': 'pack-3.js' }).load('chunk-x.js')).toThrow(/is not a pack of this build of the CLI/);
+    expect(() => loaderOf(tempDirWith('pack-3.js', 'module.exports = {};'), [{ file: 'pack-3.js', chunks: ['chunk-x.js'] }]).load('chunk-x.js')).toThrow(/is not a pack of this build of the CLI/);
+  });
+
+  it('compiles the pack of a command only once its command chunk is loaded', () => {
+    const { dir } = chunks();
+    writeChunk(dir, 'chunk-command.js', 'exports.register = true;');
+    writePack(dir, 'pack-4.js', { 'chunk-user.js': USER.replace('exports.run', 'exports.packed = true; exports.run') });
+    // As --help does: the shared chunk is required before the command's file, and does not compile the pack.
+    const plans = [{ file: 'pack-4.js', chunks: ['chunk-user.js', 'chunk-shared.js'], after: 'chunk-command.js' }];
+    const helpLoader = loaderOf(dir, plans);
+    helpLoader.load('chunk-shared.js');
+    expect(helpLoader.compiled().map((compiled) => path.basename(compiled.file))).toEqual(['chunk-shared.js']);
+    const { dir: other } = chunks();
+    writeChunk(other, 'chunk-command.js', 'exports.register = true;');
+    writePack(other, 'pack-4.js', { 'chunk-user.js': USER.replace('exports.run', 'exports.packed = true; exports.run') });
+    const runLoader = loaderOf(other, plans);
+    runLoader.load('chunk-command.js');
+    expect(runLoader.load('chunk-user.js')).toMatchObject({ packed: true });
+    expect(runLoader.compiled().map((compiled) => path.basename(compiled.file))).toEqual(['chunk-command.js', 'pack-4.js', 'chunk-shared.js']);
   });
 
   it('refuses a file that is not a chunk, and a chunk that throws can be loaded again', () => {
