@@ -1,11 +1,15 @@
 // Bundles the two CLIs into dist/cli so that `node dist/cli/relay.js` works without tsx, and
-// starts fast:
+// starts fast (issue 13: --version within 1.3x of `node -e 0`, relay log 1.5x, a one-file
+// relay apply --yes 2x; `npm run bench -- startup`):
 // - pure-JS dependencies are bundled in (no node_modules resolution at start), and every
 //   command's engine code sits in chunks loaded only when that command runs;
 // - the chunks are CommonJS function bodies that src/cli/chunk-loader.ts compiles with the V8
 //   code cache made here, so a command does not parse and compile its JavaScript at each start
-//   (commander, zod and yaml alone are some 600 KB). Node 20 caches nothing of the kind for ES
-//   modules, and loads them with asynchronous reads, file by file.
+//   (commander, zod and yaml alone are some 500 KB): about a third of relay log's time went
+//   there. Node 20 caches nothing of the kind for ES modules (module.enableCompileCache is Node
+//   22), and loads them with asynchronous reads, file by file;
+// - the chunks a command loads are also written together as a few packs, one script each with
+//   its own cache: some thirty small files cost more to read and compile one by one.
 // Kept external: native modules (better-sqlite3), electron, and packages that find files of
 // their own next to their code at run time (clipboardy's xsel fallback, open's xdg-open).
 // Packages only the CLI uses and that are bundled whole (x11) are devDependencies, so the
@@ -15,13 +19,18 @@
 // 1. esbuild bundles the programs (src/cli/relay-program.ts, relais-program.ts) as ES modules
 //    with code splitting: shared code and lazily imported commands go to chunks.
 // 2. Each chunk becomes CommonJS (esbuild again, source maps chained to src/), wrapped in the
-//    function the chunk loader compiles (CHUNK_START) and named after a hash of its text.
+//    function the chunk loader compiles (CHUNK_START) and headed by a hash of its text, which
+//    names its code cache.
 // 3. The entries (relay.js, relais.js, relay-embedded.js) are small CommonJS bundles: the
 //    version fast path and the chunk loader, nothing else (dist/cli/package.json says CommonJS).
-// Then the code caches: every chunk gets one as compiled, and a few commands run in a scratch
-// project (relay init, apply, log, --help…) so that the caches of the chunks they load hold the
-// functions they ran as well. Without git, or if a command fails, the build still succeeds with
-// the caches it has; a stale or missing cache only costs speed (see chunk-loader.ts).
+//    They name the packs, so they are built last, after the code caches.
+// The code caches: every chunk and pack gets one as compiled; then relay --help, relais --help,
+// relay init, apply --yes and log run in a scratch project through the same loader, once to
+// learn which chunks each command loads (its pack), once more with the packs, each run writing
+// the caches of what it compiled, now holding the functions it ran. Without git, or if a command
+// fails, the build still succeeds with what it has: a missing, stale or rejected cache (another
+// Node) only costs speed (see chunk-loader.ts). Everything is made by the Node running the
+// build, so a fresh clone's `npm ci && npm test` (scripts/test.mjs runs `npm run build`) has them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
