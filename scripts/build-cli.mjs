@@ -5,9 +5,10 @@
 //   command's engine code sits in chunks loaded only when that command runs;
 // - the chunks are CommonJS function bodies that src/cli/chunk-loader.ts compiles with the V8
 //   code cache made here, so a command does not parse and compile its JavaScript at each start
-//   (commander, zod and yaml alone are some 500 KB): about a third of relay log's time went
-//   there. Node 20 caches nothing of the kind for ES modules (module.enableCompileCache is Node
-//   22), and loads them with asynchronous reads, file by file;
+//   (commander, zod and yaml alone are some 500 KB): with the ES module loader's file reads,
+//   that was most of what relay log cost over `node -e 0` (2.1x → 1.5x with the caches alone).
+//   Node 20 caches nothing of the kind for ES modules (module.enableCompileCache is Node 22),
+//   and loads them with asynchronous reads, file by file;
 // - the chunks a command loads are also written together as a few packs, one script each with
 //   its own cache: some thirty small files cost more to read and compile one by one.
 // Kept external: native modules (better-sqlite3), electron, and packages that find files of
