@@ -3,4 +3,4 @@ import { asksOnlyVersion, VERSION } from './version.js';
 
 const args = process.argv.slice(2);
 if (asksOnlyVersion(args)) process.stdout.write(`${VERSION}\n`);
-else await (await import('./relais-program.js')).main(args);
+else void import('./relais-program.js').then((program) => program.main(args));

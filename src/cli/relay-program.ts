@@ -1,35 +1,26 @@
-// The `relay` program: commander and the command files (options and help). Each command loads
-// the engine code it needs when it runs, so `relay log` does not pay for the rest.
+// The `relay` program: commander and the command files (options and help). Only the command a
+// command line names is loaded (every one for --help), and each loads the engine code it needs
+// when it runs, so `relay log` does not pay for the rest.
 import { Command } from 'commander';
 import { endQuietlyOnClosedPipe, runProgram } from './io.js';
 import { VERSION } from './version.js';
-import { registerApply } from './commands/relay/apply.js';
-import { registerAsk } from './commands/relay/ask.js';
-import { registerGit } from './commands/relay/git-commit.js';
-import { registerHandoff } from './commands/relay/handoff.js';
-import { registerInit } from './commands/relay/init.js';
-import { registerLog } from './commands/relay/log.js';
-import { registerMcp } from './commands/relay/mcp.js';
-import { registerPrompt } from './commands/relay/prompt.js';
-import { registerReview } from './commands/relay/review.js';
-import { registerRevert } from './commands/relay/revert.js';
-import { registerUi } from './commands/relay/ui.js';
-import { registerWatch } from './commands/relay/watch.js';
 
-/** Each command's name and how it is registered, in the order --help lists them. */
-const COMMANDS: ReadonlyArray<readonly [string, (program: Command) => void]> = [
-  ['init', registerInit],
-  ['apply', registerApply],
-  ['prompt', registerPrompt],
-  ['watch', registerWatch],
-  ['log', registerLog],
-  ['revert', registerRevert],
-  ['git', registerGit],
-  ['ui', registerUi],
-  ['ask', registerAsk],
-  ['review', registerReview],
-  ['handoff', registerHandoff],
-  ['mcp', registerMcp],
+type Register = (program: Command) => void;
+
+/** Each command's name and its file's register function, in the order --help lists them. */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
+  ['init', async () => (await import('./commands/relay/init.js')).registerInit],
+  ['apply', async () => (await import('./commands/relay/apply.js')).registerApply],
+  ['prompt', async () => (await import('./commands/relay/prompt.js')).registerPrompt],
+  ['watch', async () => (await import('./commands/relay/watch.js')).registerWatch],
+  ['log', async () => (await import('./commands/relay/log.js')).registerLog],
+  ['revert', async () => (await import('./commands/relay/revert.js')).registerRevert],
+  ['git', async () => (await import('./commands/relay/git-commit.js')).registerGit],
+  ['ui', async () => (await import('./commands/relay/ui.js')).registerUi],
+  ['ask', async () => (await import('./commands/relay/ask.js')).registerAsk],
+  ['review', async () => (await import('./commands/relay/review.js')).registerReview],
+  ['handoff', async () => (await import('./commands/relay/handoff.js')).registerHandoff],
+  ['mcp', async () => (await import('./commands/relay/mcp.js')).registerMcp],
 ];
 
 /**
@@ -53,7 +44,8 @@ export function namedCommand(argv: readonly string[]): string | null {
 }
 
 /** Builds the `relay` program (only `only`'s command, when given); separate from running it so tests can inspect it. */
-export function buildRelayProgram(only: string | null = null): Command {
+export async function buildRelayProgram(only: string | null = null): Promise<Command> {
+  const registers = await Promise.all(COMMANDS.filter(([name]) => only === null || only === name).map(([, load]) => load()));
   const program = new Command('relay')
     .description('Relay Desk: apply LLM answers to your project as transactions, and more.')
     .version(VERSION)
@@ -80,12 +72,12 @@ Examples:
 Exit codes: 0 done, 1 refused or failed (files untouched), 2 the command line was wrong.
 \`relay <command> --help\` shows each command's flags, examples and exit codes.`,
     );
-  for (const [name, register] of COMMANDS) if (only === null || only === name) register(program);
+  for (const register of registers) register(program);
   return program;
 }
 
 /** Runs `relay` with these arguments (what follows the script, or the app's --relay-cli flag). */
 export async function main(args: readonly string[]): Promise<void> {
   endQuietlyOnClosedPipe();
-  await runProgram(buildRelayProgram(namedCommand(args)), args);
+  await runProgram(await buildRelayProgram(namedCommand(args)), args);
 }

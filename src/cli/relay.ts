@@ -2,4 +2,4 @@
 // `relay --version` answers without loading the command parser.
 import { runRelayCli } from './relay-embedded.js';
 
-await runRelayCli(process.argv.slice(2));
+void runRelayCli(process.argv.slice(2));

@@ -55,9 +55,10 @@ export function describeErrno(error: unknown): string {
 
 /** The name of a temp file for `file`: `.<name>.<pid>.<8 hex>.tmp` beside it. */
 export function tempNameFor(file: string): string {
-  // Web Crypto's CSPRNG (the same as node:crypto's), loaded on first write rather than by every
-  // module that may write: a command that only reads does not pay for node:crypto.
-  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex');
+  // node:crypto's CSPRNG, taken on the first write rather than imported by every module that may
+  // write: a command that only reads does not load node:crypto (nor, as globalThis.crypto would,
+  // Web Crypto's modules on top of it when a writing command has loaded node:crypto anyway).
+  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${random}.tmp`);
 }
 

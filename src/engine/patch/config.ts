@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import '../zod-mini.js';
+import * as z from 'zod/mini';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { gitInternalRoot } from '../fs/protected.js';
 import { toArgv } from './argv.js';
@@ -15,63 +16,64 @@ export { CONFIG_FILE, STATE_DIR } from './names.js';
  * array. One that needs a shell (`a && b`, `x | y`) is refused here, when the config is read,
  * rather than failing (or, for a linter, passing unnoticed) at every patch.
  */
-const CommandSchema = z
-  .union([z.string(), z.array(z.string()).min(1)], { error: 'must be a command string like "npx tsc --noEmit" or an argv array like ["npx", "tsc"]' })
-  .superRefine((command, context) => {
-    if (typeof command === 'string' ? command.trim() === '' : command.length === 0) return; // empty: not configured / already reported
-    const argv = toArgv(command);
-    if (!argv.ok) context.addIssue({ code: 'custom', message: argv.error.message });
-  })
-  .default('');
+const CommandSchema = z._default(
+  z.union([z.string(), z.array(z.string()).check(z.minLength(1))], { error: 'must be a command string like "npx tsc --noEmit" or an argv array like ["npx", "tsc"]' }).check(
+    z.superRefine((command, context) => {
+      if (typeof command === 'string' ? command.trim() === '' : command.length === 0) return; // empty: not configured / already reported
+      const argv = toArgv(command);
+      if (!argv.ok) context.addIssue({ code: 'custom', message: argv.error.message });
+    }),
+  ),
+  '',
+);
 
-export const RelayConfigSchema = z
-  .object({
-    projectId: z.string().trim().min(1, 'must not be empty').max(200),
-    core: z
-      .object({
-        logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
-        enableNotifications: z.boolean().default(true),
-        watchConfig: z.boolean().default(true),
-      })
-      .strict()
-      .prefault({}),
-    watcher: z
-      .object({
-        clipboardPollInterval: z.number().int().min(50).max(60_000).default(500),
-        preferredStrategy: z.enum(['auto', 'replace', 'new-unified', 'multi-search-replace']).default('auto'),
-      })
-      .strict()
-      .prefault({}),
-    patch: z
-      .object({
-        approvalMode: z.enum(['auto', 'manual']).default('auto'),
-        approvalOnErrorCount: z.number().int().min(0).default(0),
-        linter: CommandSchema,
-        preCommand: CommandSchema,
-        postCommand: CommandSchema,
-        /** Longest answer line taken, in UTF-8 bytes (longer ones are minified or generated output). */
-        maxLineBytes: z.number().int().min(1024).max(16_777_216).default(65_536),
-        /** Largest answer taken, in UTF-8 bytes. */
-        maxAnswerBytes: z.number().int().min(1024).max(268_435_456).default(2_000_000),
-      })
-      .strict()
-      .prefault({}),
-    git: z
-      .object({
-        autoGitBranch: z.boolean().default(false),
-        gitBranchPrefix: z.string().default('relay/'),
-        gitBranchTemplate: z.enum(['uuid', 'gitCommitMsg']).default('gitCommitMsg'),
-      })
-      .strict()
-      .prefault({}),
-  })
-  .strict();
+// zod's functional API (see ../zod-mini.ts): the config is read by every relay apply.
+export const RelayConfigSchema = z.strictObject({
+  projectId: z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200)),
+  core: z.prefault(
+    z.strictObject({
+      logLevel: z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'info'),
+      enableNotifications: z._default(z.boolean(), true),
+      watchConfig: z._default(z.boolean(), true),
+    }),
+    {},
+  ),
+  watcher: z.prefault(
+    z.strictObject({
+      clipboardPollInterval: z._default(z.number().check(z.int(), z.gte(50), z.lte(60_000)), 500),
+      preferredStrategy: z._default(z.enum(['auto', 'replace', 'new-unified', 'multi-search-replace']), 'auto'),
+    }),
+    {},
+  ),
+  patch: z.prefault(
+    z.strictObject({
+      approvalMode: z._default(z.enum(['auto', 'manual']), 'auto'),
+      approvalOnErrorCount: z._default(z.number().check(z.int(), z.gte(0)), 0),
+      linter: CommandSchema,
+      preCommand: CommandSchema,
+      postCommand: CommandSchema,
+      /** Longest answer line taken, in UTF-8 bytes (longer ones are minified or generated output). */
+      maxLineBytes: z._default(z.number().check(z.int(), z.gte(1024), z.lte(16_777_216)), 65_536),
+      /** Largest answer taken, in UTF-8 bytes. */
+      maxAnswerBytes: z._default(z.number().check(z.int(), z.gte(1024), z.lte(268_435_456)), 2_000_000),
+    }),
+    {},
+  ),
+  git: z.prefault(
+    z.strictObject({
+      autoGitBranch: z._default(z.boolean(), false),
+      gitBranchPrefix: z._default(z.string(), 'relay/'),
+      gitBranchTemplate: z._default(z.enum(['uuid', 'gitCommitMsg']), 'gitCommitMsg'),
+    }),
+    {},
+  ),
+});
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
 export type ConfigFailureCode = 'CONFIG_MISSING' | 'CONFIG_INVALID_JSON' | 'CONFIG_INVALID' | 'ROOT_INSIDE_GIT';
 
 /** Renders zod issues as "field.path: problem" lines a person can act on. */
-export function describeIssues(error: z.ZodError, file: string): string {
+export function describeIssues(error: { readonly issues: readonly z.core.$ZodIssue[] }, file: string): string {
   return error.issues
     .flatMap((issue) => {
       const where = (extra: readonly PropertyKey[] = []): string => ([...issue.path, ...extra].length > 0 ? [...issue.path, ...extra].join('.') : '(top level)');

@@ -1,13 +1,15 @@
 // The shape of a transaction record (`.relaycode/<uuid>.yml`, pending: `<uuid>.pending.yml`),
 // shared by its writer (engine/patch/state.ts) and its reader (transactions.ts). A leaf module:
 // zod only, so both sides can import it without importing each other.
-import { z } from 'zod';
+// zod's functional API: see ../zod-mini.ts.
+import '../zod-mini.js';
+import * as z from 'zod/mini';
 
 /** Where an operation came from in the answer (its format and line). */
-const OriginSchema = z.object({ format: z.enum(['relay', 'git-diff', 'v4a', 'search-replace', 'whole-file']), line: z.number().int() }).optional();
+const OriginSchema = z.optional(z.object({ format: z.enum(['relay', 'git-diff', 'v4a', 'search-replace', 'whole-file']), line: z.number().check(z.int()) }));
 
 const FileOperationSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace', 'v4a']), body: z.string(), declaredStrategy: z.string().optional(), inferred: z.boolean().optional(), origin: OriginSchema }),
+  z.object({ kind: z.literal('write'), path: z.string(), strategy: z.enum(['replace', 'unified', 'search-replace', 'v4a']), body: z.string(), declaredStrategy: z.optional(z.string()), inferred: z.optional(z.boolean()), origin: OriginSchema }),
   z.object({ kind: z.literal('delete'), path: z.string(), origin: OriginSchema }),
   z.object({ kind: z.literal('rename'), from: z.string(), to: z.string(), origin: OriginSchema }),
 ]);
@@ -16,63 +18,61 @@ const FileOperationSchema = z.discriminatedUnion('kind', [
 export const FileStatSchema = z.object({
   path: z.string(),
   change: z.enum(['create', 'modify', 'delete']),
-  added: z.number().int().min(0),
-  removed: z.number().int().min(0),
+  added: z.number().check(z.int(), z.gte(0)),
+  removed: z.number().check(z.int(), z.gte(0)),
 });
 export type FileStat = z.infer<typeof FileStatSchema>;
 
 /** The record of one transaction, kept in `.relaycode/{uuid}.yml` (pending: `{uuid}.pending.yml`). */
 export const TransactionRecordSchema = z.object({
-  schemaVersion: z.literal(1).default(1),
-  uuid: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/),
+  schemaVersion: z._default(z.literal(1), 1),
+  uuid: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)),
   /** The uuid the response's control block gave (differs from `uuid` when an assistant reused one). */
-  responseUuid: z.string().optional(),
+  responseUuid: z.optional(z.string()),
   projectId: z.string(),
   createdAt: z.string(),
-  source: z.enum(['clipboard', 'paste', 'file', 'revert']).default('file'),
-  contentHash: z.string().default(''),
-  gitCommitMsg: z.string().optional(),
-  promptSummary: z.string().optional(),
-  reasoning: z.array(z.string()).default([]),
-  operations: z.array(FileOperationSchema).default([]),
+  source: z._default(z.enum(['clipboard', 'paste', 'file', 'revert']), 'file'),
+  contentHash: z._default(z.string(), ''),
+  gitCommitMsg: z.optional(z.string()),
+  promptSummary: z.optional(z.string()),
+  reasoning: z._default(z.array(z.string()), []),
+  operations: z._default(z.array(FileOperationSchema), []),
   /** Content of every touched file before the transaction (null: did not exist). */
-  snapshot: z.record(z.string(), z.string().nullable()),
+  snapshot: z.record(z.string(), z.nullable(z.string())),
   /** Content after the transaction, for files kept by the approval (null: deleted). */
-  result: z.record(z.string(), z.string().nullable()).default({}),
+  result: z._default(z.record(z.string(), z.nullable(z.string())), {}),
   /** Folders the transaction created, removed again on rollback when empty. */
-  createdDirs: z.array(z.string()).default([]),
-  files: z.array(FileStatSchema).default([]),
+  createdDirs: z._default(z.array(z.string()), []),
+  files: z._default(z.array(FileStatSchema), []),
   approved: z.boolean(),
-  decision: z
-    .object({
+  decision: z.optional(
+    z.object({
       by: z.enum(['auto', 'user']),
       kept: z.array(z.string()),
       rolledBack: z.array(z.string()),
-    })
-    .optional(),
-  linter: z
-    .object({ errorsBefore: z.number(), errorsAfter: z.number(), output: z.string() })
-    .optional(),
-  branch: z.string().optional(),
+    }),
+  ),
+  linter: z.optional(z.object({ errorsBefore: z.number(), errorsAfter: z.number(), output: z.string() })),
+  branch: z.optional(z.string()),
   /** Only on pending records: the branch ref HEAD was on before autoGitBranch switched to `branch`. */
-  branchFrom: z.string().optional(),
+  branchFrom: z.optional(z.string()),
   /**
    * Only on pending records, while pre/post commands and the linter may run: the whole work
    * tree (tracked and untracked files that are not ignored) as a git tree taken before them,
    * so recovery can put back any file they changed.
    */
-  worktree: z.object({ tree: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }).optional(),
-  revertOf: z.string().optional(),
+  worktree: z.optional(z.object({ tree: z.string().check(z.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)) })),
+  revertOf: z.optional(z.string()),
   /**
    * Legacy: older versions marked the reverted record in a second write. Whether a record is
    * reverted is now derived from the records (a committed record with `revertOf`), see
    * `withDerivedReverts`; records that still carry these fields read as before.
    */
-  revertedBy: z.string().optional(),
-  revertedAt: z.string().optional(),
-  warnings: z.array(z.string()).default([]),
+  revertedBy: z.optional(z.string()),
+  revertedAt: z.optional(z.string()),
+  warnings: z._default(z.array(z.string()), []),
   /** Only on pending records: the process running the transaction, so recovery spares live ones. */
-  owner: z.object({ pid: z.number().int(), bootId: z.string(), startedAt: z.string() }).optional(),
+  owner: z.optional(z.object({ pid: z.number().check(z.int()), bootId: z.string(), startedAt: z.string() })),
   /**
    * Only on the record crash recovery leaves for a transaction it rolled back (with `approved`
    * false): when, and which files it put back. `result` then holds what the interrupted apply had
@@ -80,6 +80,6 @@ export const TransactionRecordSchema = z.object({
    * transaction: it is not in `relay log`'s list, cannot be reverted, and does not count as
    * "already applied" for the same answer.
    */
-  recovered: z.object({ at: z.string(), restored: z.array(z.string()) }).optional(),
+  recovered: z.optional(z.object({ at: z.string(), restored: z.array(z.string()) })),
 });
 export type TransactionRecord = z.infer<typeof TransactionRecordSchema>;

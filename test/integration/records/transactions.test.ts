@@ -161,6 +161,28 @@ describe('hostile transaction records', () => {
     expect(readRecordRuns({ projectId: 'demo', root }, 'transaction', uuid)).toMatchObject({ runs: [], gone: [`demo:patch:${uuid}`] });
   });
 
+  it('a record of the wrong shape is named with the field and the problem, in English, by relay log too', async () => {
+    const root = relayProject({ projectId: 'demo' });
+    const text = plantedRecord('evil-9', { snapshot: {}, result: {} }).replace('approved: true', 'approved: "yes"').replace('reasoning: []', 'reasoning:\n  - 3');
+    plantRecord(root, 'evil-9.yml', text);
+    const message = 'is not a valid transaction record: reasoning.0: Invalid input: expected string, received number.';
+    expect(loadRecord(path.join(root, '.relaycode', 'evil-9.yml'))).toMatchObject({ ok: false, error: { code: 'RECORD_DAMAGED', message: expect.stringContaining(message) } });
+    // The built CLI loads no other schema before it: the messages are set up by the record's own.
+    const log = await relay(['log'], { cwd: root });
+    expect(log.stderr).toContain(`! RECORD_DAMAGED: .relaycode/evil-9.yml ${message}`);
+  });
+
+  it('a record whose YAML reaches one value twice (an alias) is read like any other; defaults are filled in', () => {
+    const root = relayProject({ projectId: 'demo' });
+    const text = ['uuid: shared-1', 'projectId: demo', 'createdAt: "2030-01-01T00:00:00.000Z"', 'snapshot: &files', '  a.txt: one', 'result: *files', 'approved: true', ''].join('\n');
+    plantRecord(root, 'shared-1.yml', text);
+    const loaded = loadRecord(path.join(root, '.relaycode', 'shared-1.yml'));
+    expect(loaded).toMatchObject({ ok: true, value: { uuid: 'shared-1', snapshot: { 'a.txt': 'one' }, result: { 'a.txt': 'one' }, schemaVersion: 1, source: 'file', contentHash: '', reasoning: [], operations: [], createdDirs: [], files: [], warnings: [] } });
+    // A value that contains itself is refused, not a stack overflow.
+    plantRecord(root, 'loop-1.yml', ['uuid: loop-1', 'projectId: demo', 'createdAt: c', 'snapshot: {}', 'approved: true', 'operations: &ops', '  - kind: delete', '    path: *ops', ''].join('\n'));
+    expect(loadRecord(path.join(root, '.relaycode', 'loop-1.yml'))).toMatchObject({ ok: false, error: { code: 'RECORD_DAMAGED', message: expect.stringContaining('operations.0.path: Invalid input: expected string, received array') } });
+  });
+
   it('a record file that is a symbolic link is refused (RECORD_DAMAGED), even to a valid record', async () => {
     const root = relayProject({ projectId: 'demo', files: { 'a.txt': 'one\n' } });
     const real = await recordPatch(root, { file: 'a.txt', body: 'two', message: 'Real' });
