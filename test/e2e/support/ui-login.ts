@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { visible } from './pages.js';
 
 /** The URL `relay ui` prints on its "running at" line (with `&project=<id>` when started in a project). */
-export const PRINTED_UI_URL = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+(?:&project=\S+)?/;
+export const PRINTED_UI_URL = /http:\/\/127\.\d+\.\d+\.\d+:\d+\/#token=[A-Za-z0-9_-]+(?:&project=\S+)?/;
 
 /** Opens the printed URL in the page, signing in, and waits until the window's shell is shown. */
 export async function signInWithPrintedUrl(page: Page, url: string): Promise<void> {
