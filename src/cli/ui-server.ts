@@ -74,6 +74,9 @@ const TradeSchema = z.strictObject({ launchToken: z.string().min(1).max(200) });
 const Token = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 const HelloSchema = z.strictObject({ sessionId: Token, pageNonce: Token });
 
+/** The largest request head accepted: room for a browser's whole cookie jar for one host. */
+const MAX_HEADER_BYTES = 1024 * 1024;
+
 /** The largest body the session endpoints accept: their tokens are 43 characters. */
 const MAX_SESSION_BODY_BYTES = 4096;
 
@@ -210,7 +213,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     serveStatic(response, { rendererDir: options.rendererDir, pathname: url.pathname, head: request.method === 'HEAD', authority });
   };
 
-  const server = createServer(onRequest);
+  // Headers up to 1 MB: a browser sends every cookie of this host (up to 180 of 4 KB, which a page
+  // on another port of the same address can set) on each request; they are never read, but past
+  // Node's default 16 KB limit they would make every request fail (431) until cleared.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, onRequest);
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,

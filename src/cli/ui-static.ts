@@ -40,7 +40,10 @@ export function serveStatic(response: ServerResponse, options: { readonly render
   const headers = securityHeaders(options.authority);
   const index = path.join(options.rendererDir, 'index.html');
   const send = (status: number, type: string, body: string | Buffer, cache: string): void => {
-    response.writeHead(status, { ...headers, 'Content-Type': type, 'Cache-Control': cache, 'Content-Length': Buffer.byteLength(body) });
+    // The page clears the cookies of its host: Relay Desk sets none, and a page of another port
+    // of this address could have set enough to push every later request over a header limit.
+    const clear = type === TYPES['.html'] ? { 'Clear-Site-Data': '"cookies"' } : {};
+    response.writeHead(status, { ...headers, ...clear, 'Content-Type': type, 'Cache-Control': cache, 'Content-Length': Buffer.byteLength(body) });
     response.end(options.head ? undefined : body);
   };
   if (!existsSync(index)) {

@@ -231,6 +231,25 @@ describe('relay ui against a hostile local web page', () => {
     good.ws.close();
   });
 
+  it('a page on another port of its address cannot lock the user out with cookies: the full jar (180 × 4 KB) is accepted, never read, and cleared by the page', async () => {
+    // Any local program can read the address in /proc/net/tcp and serve a page on another port of it; that page sets the cookies.
+    const { hostname } = new URL(ui.origin);
+    const jar = Array.from({ length: 180 }, (_, i) => ({ name: `bomb${i}`, value: 'x'.repeat(4000), domain: hostname, path: '/' }));
+    await browser.context.addCookies(jar);
+    const planted = (await browser.context.cookies(ui.origin)).length;
+    expect(planted).toBeGreaterThan(100);
+    const page = await browser.newPage();
+    const statuses: number[] = [];
+    page.on('response', (response) => void (response.url().startsWith(ui.origin) && statuses.push(response.status())));
+    await page.goto(await ui.newLink());
+    await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
+    expect(await page.evaluate(() => window.relay.listProjects({}))).toMatchObject({ ok: true });
+    expect(statuses.filter((status) => status === 431)).toEqual([]);
+    // The page cleared them (Clear-Site-Data), so later requests carry none.
+    expect(await browser.context.cookies(ui.origin)).toEqual([]);
+    await page.close();
+  });
+
   it('refuses a page reached through DNS rebinding in a real browser', async () => {
     // rebind.test resolves to the server's loopback address, as an attacker's domain would after rebinding.
     const rebinding = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, `--host-resolver-rules=MAP rebind.test ${new URL(ui.origin).hostname}`] });

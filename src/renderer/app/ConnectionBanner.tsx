@@ -28,7 +28,8 @@ function message(state: ConnectionState): { readonly title: string; readonly bod
         body: (
           <>
             <code>relay ui</code> is not answering. If it is still running, this page reconnects by itself. If it stopped, start it again and open the link it prints:
-            each run has a new address, and this page cannot follow it there.
+            each run has a new address, and this page cannot follow it there (reloading it does not help: once <code>relay ui</code> stopped, whatever answers
+            here is not Relay Desk).
           </>
         ),
       };
