@@ -25,6 +25,8 @@ export interface UiServerOptions {
   readonly port?: number;
   /** The loopback address to listen on; by default one picked at random each run (see unguessableLoopback). */
   readonly address?: string;
+  /** Picks the random address (tests give one this system does not have, to see the fallback). */
+  readonly pickAddress?: () => string;
   readonly maxMessageBytes?: number;
   /** The launch tokens and sessions; by default in memory only. */
   readonly credentials?: Credentials;
@@ -270,7 +272,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     ws.on('error', () => ws.terminate());
   };
 
-  let address = options.address ?? unguessableLoopback();
+  let address = options.address ?? (options.pickAddress ?? unguessableLoopback)();
   try {
     await listen(server, options.port ?? 0, address);
   } catch (error) {

@@ -162,6 +162,21 @@ describe('relay ui server', () => {
       expect((await get(server.origin, '/assets/missing.js')).status).toBe(404);
     });
 
+    it('falls back to 127.0.0.1 where the random address is not a local one (macOS has only that one by default)', async () => {
+      const { host, store } = bareHost();
+      // 192.0.2.1 (TEST-NET) is on no interface here: binding it fails with EADDRNOTAVAIL, as 127.x.y.z does on macOS.
+      const server = await startUiServer({ host, rendererDir: tempDir(), pickAddress: () => '192.0.2.1' });
+      running.push(async () => {
+        await server.close();
+        await host.close();
+        store.close();
+      });
+      expect(server.origin).toBe(`http://127.0.0.1:${server.port}`);
+      expect((await postTrade(server.origin, launchToken(server.launchLink().url))).status).toBe(200);
+      // An address given on purpose is never swapped for another.
+      await expect(startUiServer({ host, rendererDir: tempDir(), address: '192.0.2.1' })).rejects.toMatchObject({ code: 'EADDRNOTAVAIL' });
+    });
+
     it('binds to the loopback interface only', async () => {
       const { server } = await start();
       expect(server.origin).toMatch(new RegExp(`^http://127\\.\\d+\\.\\d+\\.\\d+:${server.port}$`));
