@@ -2,12 +2,12 @@
 // the page says it stopped and exactly what to open: each run serves a new address (one that
 // outlived its server could have been taken by another program in between), so the link the new
 // run prints opens a working page; a run given the old port is told apart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RelayApi } from '../../src/shared/api.js';
 import { relayProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
-import { startRelayUi, type RelayUiProcess } from '../helpers/ui.js';
-import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
+import { screenshot } from './support/browser.js';
+import { uiRuns } from './support/ui-runs.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { builderDoes, EDIT_A, makeTask, TickRepo } from '../integration/tick/harness.js';
@@ -19,24 +19,13 @@ declare const document: { querySelector(selector: string): unknown };
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 
 describe('relay ui restarting under an open page', () => {
-  let browser: TestBrowser;
-  const running: RelayUiProcess[] = [];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    for (const ui of running) if (ui.child.exitCode === null) await ui.stop();
-  });
+  const runs = uiRuns();
 
   it('says it stopped and what to open; a new run is a new address whose link opens a working page, even with the same --port', async () => {
     const dataDir = tempDir('relay-restart-data-');
     const env = { PATH, HOME: tempDir('relay-restart-home-') };
-    const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-    running.push(first);
-    const page = await browser.newPage();
+    const first = await runs.start({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+    const page = await runs.browser().newPage();
     await page.goto(first.link);
     await page.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
 
@@ -46,8 +35,7 @@ describe('relay ui restarting under an open page', () => {
     expect(await stopped.innerText()).toContain('open the link it prints');
 
     // Started again: a new address (nothing could have been left there for it), and the page says what to do until its link is opened.
-    const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-    running.push(second);
+    const second = await runs.start({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     expect(second.origin).not.toBe(first.origin);
     await page.waitForTimeout(1500);
     expect(await stopped.count()).toBe(1);
@@ -60,10 +48,9 @@ describe('relay ui restarting under an open page', () => {
 
     // A new run given the old port (--port) is still at a new address; the page of the old one says what to do.
     await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
-    const samePort = await startRelayUi({ args: ['--data-dir', dataDir, '--port', String(second.port)], env, cwd: tempDir() });
+    const samePort = await runs.start({ args: ['--data-dir', dataDir, '--port', String(second.port)], env, cwd: tempDir() });
     expect(samePort.port).toBe(second.port);
     expect(samePort.origin).not.toBe(second.origin);
-    running.push(samePort);
     await page.waitForTimeout(1500);
     expect(await page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }).count()).toBe(1);
     await screenshot(page, 'restart-stopped-page');
@@ -83,12 +70,11 @@ describe('relay ui restarting under an open page', () => {
     repo.scenario({ orchestrator: [{ result: makeTask({ fast: ['pass'] }) }], builder: [{ ...builderDoes(EDIT_A), wait_for: release }] });
     // RELAY_PASS_ENV: the fake Claude is steered by FAKE_* variables, which children get only when declared.
     const env = { PATH, HOME: tempDir('relay-restart-home-'), IS_SANDBOX: '1', RELAY_PASS_ENV: 'FAKE_*', FAKE_CLAUDE_LOG: repo.logFile, FAKE_CLAUDE_SCENARIO: repo.scenarioFile };
-    const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: path.join(repo.root, 'src') });
-    running.push(first);
+    const first = await runs.start({ args: ['--data-dir', dataDir], env, cwd: path.join(repo.root, 'src') });
     try {
       expect(first.output()).toMatch(/Added project relay-repo-\S+ \(/);
       expect(first.link).toContain('&project=');
-      const page = await browser.newPage();
+      const page = await runs.browser().newPage();
       await page.goto(first.link);
       const desk = new DeskWindow(page, { origin: first.origin } as never);
       // The page opens on the project it was started in: its history, filtered.
@@ -110,8 +96,7 @@ describe('relay ui restarting under an open page', () => {
       expect(await ended.innerText()).toContain('Relay Desk is shutting down');
       await visible(page.getByRole('alert').filter({ hasText: 'Relay Desk has stopped' }));
 
-      const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-      running.push(second);
+      const second = await runs.start({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
       await page.goto(second.link);
       await projects.open();
       await projects.card(projectId).getByRole('button', { name: 'Run tick…' }).waitFor({ state: 'visible' });

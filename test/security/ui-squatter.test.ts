@@ -8,13 +8,13 @@
 // the open page never sent its secret again and never took the squatter for Relay Desk.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RelayApi } from '../../src/shared/api.js';
-import { launchBrowser, type TestBrowser } from '../e2e/support/browser.js';
+import { uiRuns } from '../e2e/support/ui-runs.js';
 import { until } from '../e2e/support/pages.js';
 import { openSocket } from '../helpers/socket.js';
 import { tempDir } from '../helpers/temp.js';
-import { httpRequest, refusalCode, sessionProtocols, startRelayUi, type RelayUiProcess, socketUrl } from '../helpers/ui.js';
+import { httpRequest, refusalCode, sessionProtocols, socketUrl } from '../helpers/ui.js';
 
 declare const window: { relay: RelayApi };
 declare const document: { querySelector(selector: string): unknown; title: string };
@@ -101,17 +101,7 @@ async function squat(origin: string, collector: string): Promise<{ heard: Heard[
 }
 
 describe('relay ui: a program that takes the port while it is down, then lets it go', () => {
-  let browser: TestBrowser;
-  const running: RelayUiProcess[] = [];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    for (const ui of running) if (ui.child.exitCode === null) await ui.stop();
-  });
+  const runs = uiRuns();
 
   it('hears and plants nothing that works against the next run, and the open page never takes it for Relay Desk', async () => {
     // Where the squatter's service worker would report (it stays up after the squatter lets the port go).
@@ -129,12 +119,11 @@ describe('relay ui: a program that takes the port while it is down, then lets it
 
     const dataDir = tempDir('relay-squat-data-');
     const env = { PATH, HOME: tempDir('relay-squat-home-') };
-    const first = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-    running.push(first);
-    const staying = await browser.newPage();
+    const first = await runs.start({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
+    const staying = await runs.browser().newPage();
     await staying.goto(first.link);
     await staying.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
-    const reloading = await browser.newPage();
+    const reloading = await runs.browser().newPage();
     await reloading.goto(await first.newLink());
     await reloading.waitForFunction(() => document.querySelector('nav[aria-label="Relay Desk"]') !== null);
     const stayingSession = (await staying.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('relay-desk.session')))!;
@@ -169,8 +158,7 @@ describe('relay ui: a program that takes the port while it is down, then lets it
     expect(stolenSession).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // relay ui again: a new, unguessable address, so nothing the squatter left at the old one (or any it could have known) stands in its way.
-    const second = await startRelayUi({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
-    running.push(second);
+    const second = await runs.start({ args: ['--data-dir', dataDir], env, cwd: tempDir() });
     expect(new URL(second.origin).hostname).not.toBe(new URL(first.origin).hostname);
     expect(new URL(second.origin).hostname).not.toBe('127.0.0.1');
 
